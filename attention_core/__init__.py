@@ -1,0 +1,29 @@
+"""attention_core: the maths, models and figures behind the attention explainer (never imports streamlit)."""
+
+from attention_core.attention import Attention, attend, attend_heads, similarity
+from attention_core.embeddings import Sentence, TableEmbedding, embed_sentence
+from attention_core.encoder import PRESETS, EncoderConfig, MaskedLanguageModel, preset
+from attention_core.multihead import MultiHeadAttention
+from attention_core.positional import positional_encoding
+from attention_core.text import Token, is_right_to_left, normalize_word, read_sentence, tokenize
+
+__all__ = [
+    "PRESETS",
+    "Attention",
+    "EncoderConfig",
+    "MaskedLanguageModel",
+    "MultiHeadAttention",
+    "Sentence",
+    "TableEmbedding",
+    "Token",
+    "attend",
+    "attend_heads",
+    "embed_sentence",
+    "is_right_to_left",
+    "normalize_word",
+    "positional_encoding",
+    "preset",
+    "read_sentence",
+    "similarity",
+    "tokenize",
+]

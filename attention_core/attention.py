@@ -1,0 +1,93 @@
+"""Attention as the seed tells it: a sentence V (n × d) attends to itself through its similarities.
+
+Raw story: weights = V·Vᵀ, output = (V·Vᵀ)·V — each word becomes a mix of the words it resembles.
+Trained story: V1 = V·W1, V2 = V·W2, V3 = V·W3 (what others call Q, K, V), scores = V1·V2ᵀ / √d,
+weights = softmax(scores) by row, output = weights·V3.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+import torch
+import torch.nn.functional as F
+
+Metric = Literal["dot", "cosine"]
+
+
+def similarity(V: torch.Tensor, metric: Metric = "dot") -> torch.Tensor:
+    """The (n, n) matrix of how alike each pair of words is: dot products V·Vᵀ, or their cosines."""
+    if metric == "cosine":
+        V = F.normalize(V, dim=-1)
+    elif metric != "dot":
+        raise ValueError(f"metric must be 'dot' or 'cosine', got {metric!r}")
+    return V @ V.transpose(-2, -1)
+
+
+@dataclass(frozen=True)
+class Attention:
+    """Every intermediate of one attention, so each can be drawn: shapes for a sentence of n words."""
+
+    V1: torch.Tensor  # (n, d_k) V·W1, the "queries"
+    V2: torch.Tensor  # (n, d_k) V·W2, the "keys"
+    V3: torch.Tensor  # (n, d_v) V·W3, the "values"
+    scores: torch.Tensor  # (n, n) V1·V2ᵀ, scaled by 1/√d_k when asked, divided by the temperature
+    weights: torch.Tensor  # (n, n) softmax of scores by row, or the scores themselves
+    output: torch.Tensor  # (n, d_v) weights·V3: each word as a mix of the words it attends to
+
+
+def attend(
+    V: torch.Tensor,
+    W1: torch.Tensor | None = None,
+    W2: torch.Tensor | None = None,
+    W3: torch.Tensor | None = None,
+    *,
+    scale: bool = True,
+    softmax: bool = True,
+    temperature: float = 1.0,
+) -> Attention:
+    """Attention of the sentence V (n, d) to itself; a W of None is the identity (the raw embedding)."""
+    if temperature <= 0:
+        raise ValueError(f"temperature must be positive, got {temperature}")
+    V1 = V if W1 is None else V @ W1
+    V2 = V if W2 is None else V @ W2
+    V3 = V if W3 is None else V @ W3
+    if V1.shape[-1] != V2.shape[-1]:
+        raise ValueError(f"V1 and V2 must have the same width to be compared, got {V1.shape[-1]} and {V2.shape[-1]}")
+    scores = V1 @ V2.transpose(-2, -1)
+    if scale:
+        scores = scores / math.sqrt(V1.shape[-1])
+    scores = scores / temperature
+    weights = torch.softmax(scores, dim=-1) if softmax else scores
+    return Attention(V1=V1, V2=V2, V3=V3, scores=scores, weights=weights, output=weights @ V3)
+
+
+def attend_heads(
+    V: torch.Tensor,
+    n_heads: int,
+    W1: torch.Tensor | None = None,
+    W2: torch.Tensor | None = None,
+    W3: torch.Tensor | None = None,
+    *,
+    scale: bool = True,
+    softmax: bool = True,
+    temperature: float = 1.0,
+) -> list[Attention]:
+    """Multi-head attention, one record per head: head h uses columns h·d_h … (h+1)·d_h of each W.
+
+    With a W of None, head h compares the slice h·d_h … (h+1)·d_h of the word vectors themselves.
+    Each head is scaled by its own width: 1/√d_h.
+    """
+    d = V.shape[-1] if W1 is None else W1.shape[-1]
+    if n_heads < 1 or d % n_heads:
+        raise ValueError(f"{n_heads} heads do not divide the width {d}")
+    d_h = d // n_heads
+    eye = torch.eye(V.shape[-1], dtype=V.dtype)
+    heads = []
+    for h in range(n_heads):
+        cols = slice(h * d_h, (h + 1) * d_h)
+        W1h, W2h, W3h = ((eye if W is None else W)[:, cols] for W in (W1, W2, W3))
+        heads.append(attend(V, W1h, W2h, W3h, scale=scale, softmax=softmax, temperature=temperature))
+    return heads

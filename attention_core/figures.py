@@ -1,0 +1,117 @@
+"""Matrices → Plotly heatmaps, with the words on the axes and a colour scale that matches the values.
+
+Pure functions (record → figure), testable without a browser. Axes are numeric with the words as tick text, so
+a word typed twice stays two rows (a categorical axis would merge them). Arabic sentences read right to left:
+the first word is the right-most column and the row labels sit on the right.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import plotly.graph_objects as go
+import torch
+
+ARABIC_FONTS = "Noto Naskh Arabic, Noto Sans Arabic, Amiri, DejaVu Sans, Arial, sans-serif"
+UNKNOWN_MARK = " (?)"  # appended to the label of a word the embedding does not know
+
+# What the colours mean, per kind of matrix.
+#   weights: softmax rows, each in [0, 1] and summing to 1 → sequential scale fixed to [0, 1]
+#   cosine:  cosines in [-1, 1] → diverging scale fixed to [-1, 1], white at 0
+#   signed:  dot products, scores, vectors: any real number → diverging scale symmetric around 0
+MatrixKind = Literal["weights", "cosine", "signed"]
+CAPTIONS: dict[str, str] = {
+    "weights": "Each row is a softmax: values in [0, 1] that sum to 1 across the row.",
+    "cosine": "Cosine similarities lie in [-1, 1]: 1 same direction, 0 unrelated, -1 opposite.",
+    "signed": "Blue is positive, red negative, white zero; the scale is symmetric around 0.",
+}
+
+
+def word_labels(surfaces: list[str], known: tuple[bool, ...] | list[bool] | None = None) -> list[str]:
+    """Axis labels: the words as typed, with unknown words marked."""
+    known = known or [True] * len(surfaces)
+    return [w if ok else w + UNKNOWN_MARK for w, ok in zip(surfaces, known, strict=True)]
+
+
+def _colour_range(matrix: torch.Tensor, kind: MatrixKind) -> dict[str, object]:
+    if kind == "weights":
+        low = float(matrix.min()) if matrix.numel() else 0.0
+        # Softmax weights are in [0, 1]; raw (un-softmaxed) weights can be negative and get a diverging scale.
+        if low >= 0:
+            return {"colorscale": "Blues", "zmin": 0.0, "zmax": 1.0}
+        kind = "signed"
+    if kind == "cosine":
+        return {"colorscale": "RdBu", "zmin": -1.0, "zmax": 1.0}
+    bound = float(matrix.abs().max()) if matrix.numel() else 1.0
+    bound = bound if bound > 0 else 1.0
+    return {"colorscale": "RdBu", "zmin": -bound, "zmax": bound}
+
+
+def heatmap(
+    matrix: torch.Tensor,
+    rows: list[str],
+    cols: list[str],
+    *,
+    kind: MatrixKind = "signed",
+    title: str = "",
+    rtl: bool = False,
+    reverse_columns: bool | None = None,
+    height: int | None = None,
+) -> go.Figure:
+    """A heatmap of `matrix` (len(rows) × len(cols)); hover shows row word, column word and value.
+
+    rtl puts row labels on the right and, unless reverse_columns says otherwise, the first column on the
+    right (columns that are words read right to left; columns that are dimensions need not).
+    """
+    values = matrix.detach().to(torch.float32).cpu()
+    n_rows, n_cols = values.shape
+    if (n_rows, n_cols) != (len(rows), len(cols)):
+        raise ValueError(f"matrix {tuple(values.shape)} does not match {len(rows)} row and {len(cols)} column labels")
+    grid = values.tolist()
+    hover = [[f"{rows[i]} → {cols[j]}: {grid[i][j]:.3f}" for j in range(n_cols)] for i in range(n_rows)]
+    trace = go.Heatmap(
+        z=grid,
+        x=list(range(n_cols)),
+        y=list(range(n_rows)),
+        text=hover,
+        hovertemplate="%{text}<extra></extra>",
+        colorbar={"thickness": 12},
+        **_colour_range(values, kind),
+    )
+    if n_rows <= 12 and n_cols <= 12:
+        trace.update(texttemplate="%{z:.2f}", textfont={"size": 11})
+    figure = go.Figure(trace)
+    reverse_columns = rtl if reverse_columns is None else reverse_columns
+    figure.update_layout(
+        title={"text": title, "x": 0.0},
+        font={"family": ARABIC_FONTS, "size": 14},
+        height=height or min(900, max(320, 140 + 30 * n_rows)),
+        margin={"l": 10, "r": 10, "t": 50 if title else 20, "b": 10},
+        xaxis={
+            "tickmode": "array",
+            "tickvals": list(range(n_cols)),
+            "ticktext": cols,
+            "autorange": "reversed" if reverse_columns else True,
+            "side": "top",
+            "tickangle": -45 if n_cols > 8 else 0,
+        },
+        yaxis={
+            "tickmode": "array",
+            "tickvals": list(range(n_rows)),
+            "ticktext": rows,
+            "autorange": "reversed",  # first word on top, as a matrix is read
+            "side": "right" if rtl else "left",
+        },
+    )
+    return figure
+
+
+def dimension_labels(d: int) -> list[str]:
+    """Column labels for a matrix whose columns are the d dimensions of word vectors."""
+    return [f"d{i}" for i in range(d)]
+
+
+def product_shape(*matrices: torch.Tensor) -> str:
+    """How the shapes of a matrix product combine, e.g. '(6 × 64)·(64 × 6) = (6 × 6)'."""
+    parts = "·".join(f"({m.shape[0]} × {m.shape[1]})" for m in matrices)
+    return f"{parts} = ({matrices[0].shape[0]} × {matrices[-1].shape[1]})"
