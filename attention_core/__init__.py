@@ -1,6 +1,6 @@
 """attention_core: the maths, models and figures behind the attention explainer (never imports streamlit)."""
 
-from attention_core.attention import Attention, attend, attend_heads, similarity
+from attention_core.attention import Attention, attend, attend_heads, random_projections, similarity
 from attention_core.embeddings import Sentence, TableEmbedding, embed_sentence
 from attention_core.encoder import PRESETS, EncoderConfig, MaskedLanguageModel, preset
 from attention_core.multihead import MultiHeadAttention
@@ -23,6 +23,7 @@ __all__ = [
     "normalize_word",
     "positional_encoding",
     "preset",
+    "random_projections",
     "read_sentence",
     "similarity",
     "tokenize",

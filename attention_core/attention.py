@@ -17,10 +17,15 @@ import torch.nn.functional as F
 Metric = Literal["dot", "cosine"]
 
 
+def unit_vectors(V: torch.Tensor) -> torch.Tensor:
+    """V with every row scaled to length 1: the sentence whose dot products are cosines."""
+    return F.normalize(V, dim=-1)
+
+
 def similarity(V: torch.Tensor, metric: Metric = "dot") -> torch.Tensor:
     """The (n, n) matrix of how alike each pair of words is: dot products V·Vᵀ, or their cosines."""
     if metric == "cosine":
-        V = F.normalize(V, dim=-1)
+        V = unit_vectors(V)
     elif metric != "dot":
         raise ValueError(f"metric must be 'dot' or 'cosine', got {metric!r}")
     return V @ V.transpose(-2, -1)
@@ -91,3 +96,14 @@ def attend_heads(
         W1h, W2h, W3h = ((eye if W is None else W)[:, cols] for W in (W1, W2, W3))
         heads.append(attend(V, W1h, W2h, W3h, scale=scale, softmax=softmax, temperature=temperature))
     return heads
+
+
+def random_projections(d: int, seed: int, d_out: int | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Three seeded (d, d_out) matrices W1, W2, W3 with entries N(0, 1/d), so V·W keeps V's scale.
+
+    They stand in for trained weights: what matters for the lesson is that V1, V2, V3 are new views of V.
+    """
+    generator = torch.Generator().manual_seed(seed)
+    d_out = d_out or d
+    W1, W2, W3 = (torch.randn(d, d_out, generator=generator) / math.sqrt(d) for _ in range(3))
+    return W1, W2, W3

@@ -27,6 +27,15 @@ CAPTIONS: dict[str, str] = {
 }
 
 
+def weights_kind(*, softmax: bool, cosine: bool, scaled: bool, temperature: float = 1.0) -> MatrixKind:
+    """Which colour scale the attention weights need: softmax rows, bare cosines, or any real numbers."""
+    if softmax:
+        return "weights"
+    if cosine and not scaled and temperature == 1.0:
+        return "cosine"
+    return "signed"
+
+
 def word_labels(surfaces: list[str], known: tuple[bool, ...] | list[bool] | None = None) -> list[str]:
     """Axis labels: the words as typed, with unknown words marked."""
     known = known or [True] * len(surfaces)
@@ -35,11 +44,7 @@ def word_labels(surfaces: list[str], known: tuple[bool, ...] | list[bool] | None
 
 def _colour_range(matrix: torch.Tensor, kind: MatrixKind) -> dict[str, object]:
     if kind == "weights":
-        low = float(matrix.min()) if matrix.numel() else 0.0
-        # Softmax weights are in [0, 1]; raw (un-softmaxed) weights can be negative and get a diverging scale.
-        if low >= 0:
-            return {"colorscale": "Blues", "zmin": 0.0, "zmax": 1.0}
-        kind = "signed"
+        return {"colorscale": "Blues", "zmin": 0.0, "zmax": 1.0}
     if kind == "cosine":
         return {"colorscale": "RdBu", "zmin": -1.0, "zmax": 1.0}
     bound = float(matrix.abs().max()) if matrix.numel() else 1.0
@@ -75,25 +80,29 @@ def heatmap(
         y=list(range(n_rows)),
         text=hover,
         hovertemplate="%{text}<extra></extra>",
-        colorbar={"thickness": 12},
+        # Right-to-left figures keep their row labels on the right, so the colour bar moves to the left.
+        colorbar={"thickness": 12, "x": -0.01, "xanchor": "right"} if rtl else {"thickness": 12},
         **_colour_range(values, kind),
     )
     if n_rows <= 12 and n_cols <= 12:
         trace.update(texttemplate="%{z:.2f}", textfont={"size": 11})
     figure = go.Figure(trace)
+    column_step = 1 if n_cols <= 40 else -(-n_cols // 16)
     reverse_columns = rtl if reverse_columns is None else reverse_columns
     figure.update_layout(
         title={"text": title, "x": 0.0},
         font={"family": ARABIC_FONTS, "size": 14},
         height=height or min(900, max(320, 140 + 30 * n_rows)),
-        margin={"l": 10, "r": 10, "t": 50 if title else 20, "b": 10},
+        margin={"l": 70 if rtl else 10, "r": 10, "t": 50 if title else 20, "b": 10},
         xaxis={
             "tickmode": "array",
-            "tickvals": list(range(n_cols)),
-            "ticktext": cols,
+            # Long axes (e.g. 64 dimensions) label every k-th column so the labels stay legible.
+            "tickvals": list(range(0, n_cols, column_step)),
+            "ticktext": cols[::column_step],
             "autorange": "reversed" if reverse_columns else True,
             "side": "top",
             "tickangle": -45 if n_cols > 8 else 0,
+            "tickfont": {"size": 15},
         },
         yaxis={
             "tickmode": "array",
@@ -101,6 +110,7 @@ def heatmap(
             "ticktext": rows,
             "autorange": "reversed",  # first word on top, as a matrix is read
             "side": "right" if rtl else "left",
+            "tickfont": {"size": 15},
         },
     )
     return figure

@@ -1,0 +1,41 @@
+"""The idea in one screen: a sentence is a matrix, its words relate through V·Vᵀ, attention mixes them."""
+
+import streamlit as st
+
+from attention_core.attention import attend
+from attention_core.embeddings import embed_sentence
+from attention_core.figures import heatmap
+from attention_core.text import read_sentence
+from ui.examples import DEFAULT_SENTENCE
+from ui.routing import ensure_app_navigation
+
+ensure_app_navigation()
+
+st.title("What attention really is")
+st.markdown(
+    """
+Forget *query*, *key* and *value* for a moment.
+
+1. **A sentence is a matrix.** Each of its *n* words is a vector — its word embedding plus a positional
+   encoding — so the sentence is a matrix **V** of size *n × d*.
+2. **Words relate through their similarities.** The *n × n* matrix **V·Vᵀ** holds the dot product of every pair of
+   words (their cosine, when the vectors are normalised).
+3. **Attention is similarity times V.** The attended sentence **(V·Vᵀ)·V** turns each word into a mix of the words it
+   resembles. Higher layers then work on relations, grammar and meaning instead of raw words — as convolution lets
+   a vision network's higher layers work on shapes instead of pixels.
+4. **Attention is trained too.** Embeddings are not perfect, so three weight matrices give new views of the sentence:
+   V1 = V·W1, V2 = V·W2, V3 = V·W3, and attention = softmax(V1·V2ᵀ / √d)·V3. V1, V2, V3 are what others call
+   **Q, K and V**.
+5. **Many heads, many layers.** Several attentions side by side learn different rules; stacked layers learn more
+   complex ones.
+"""
+)
+st.subheader(f"The raw story on “{DEFAULT_SENTENCE}”: one-hot words, no training")
+sentence = embed_sentence(list(read_sentence(DEFAULT_SENTENCE).tokens), "one-hot", use_position=False)
+raw = attend(sentence.V, scale=False, softmax=False)
+st.plotly_chart(heatmap(raw.weights, sentence.labels, sentence.labels, kind="signed", title="V·Vᵀ", height=360),
+                key="idea_raw")
+st.caption("With one-hot vectors a word resembles only itself — “The” and “the” are one word, so they match. "
+           "Real embeddings put similar words close together; try both on the next pages.")
+st.page_link("pages/similarity.py", label="Similarity: V·Vᵀ on your own sentence", icon="➡️")
+st.page_link("pages/trainable.py", label="Trainable attention: W1, W2, W3 and many heads", icon="➡️")

@@ -1,0 +1,91 @@
+"""Controls that several pages share: the sentence box with its examples, and the embedding choice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from attention_core.embeddings import EmbeddingKind
+from attention_core.text import MAX_TOKENS, ReadSentence, read_sentence
+from ui.examples import DEFAULT_SENTENCE, EXAMPLES
+
+# The sentence follows the user from page to page: widget state is dropped when a page stops drawing the
+# widget, so the text is also kept under a plain session key that no widget owns.
+_KEPT = "kept_sentence"
+
+
+def _keep_sentence(widget_key: str) -> None:
+    st.session_state[_KEPT] = st.session_state[widget_key]
+
+
+def _use_example(widget_key: str, pills_key: str) -> None:
+    choice = st.session_state[pills_key]
+    if choice:
+        st.session_state[widget_key] = EXAMPLES[choice]
+        st.session_state[_KEPT] = EXAMPLES[choice]
+    st.session_state[pills_key] = None
+
+
+def sentence_input(page: str) -> ReadSentence | None:
+    """The sentence box and example buttons; returns the read sentence, or None (after saying why) if empty."""
+    widget_key, pills_key = f"{page}_sentence", f"{page}_example"
+    if widget_key not in st.session_state:
+        st.session_state[widget_key] = st.session_state.get(_KEPT, DEFAULT_SENTENCE)
+    st.text_input(
+        "Your sentence (any language; Arabic reads right to left)",
+        key=widget_key,
+        on_change=_keep_sentence,
+        args=(widget_key,),
+        max_chars=2000,
+    )
+    st.pills("Examples", list(EXAMPLES), key=pills_key, on_change=_use_example, args=(widget_key, pills_key))
+    sentence = read_sentence(st.session_state[widget_key], MAX_TOKENS)
+    if sentence.is_empty:
+        st.info("Type a sentence above, or pick an example, to see how its words attend to each other.")
+        return None
+    if sentence.was_cut:
+        st.warning(
+            f"Your text has {sentence.n_typed} words and marks; only the first {sentence.limit} are shown "
+            "(larger heatmaps stop being readable)."
+        )
+    return sentence
+
+
+@dataclass(frozen=True)
+class EmbeddingChoice:
+    kind: EmbeddingKind
+    d: int
+    seed: int
+    use_position: bool
+
+
+def embedding_controls(page: str) -> EmbeddingChoice:
+    """Where the word vectors come from, their width, and whether positions are added (in the sidebar)."""
+    sidebar = st.sidebar
+    sidebar.subheader("Word vectors")
+    kind = sidebar.radio(
+        "Source",
+        ["random", "one-hot"],
+        key=f"{page}_embedding",
+        horizontal=True,
+        help="random: a seeded random vector per word (the same word always gets the same vector). "
+        "one-hot: each distinct word gets its own axis, so a word resembles only itself.",
+    )
+    d = sidebar.select_slider(
+        "Width d of a word vector",
+        [8, 16, 32, 64, 128],
+        value=64,
+        key=f"{page}_d",
+        disabled=kind == "one-hot",
+        help="One-hot vectors are as wide as the number of distinct words.",
+    )
+    seed = sidebar.number_input("Seed of the random vectors", 0, 9999, 0, key=f"{page}_seed", disabled=kind != "random")
+    use_position = sidebar.toggle(
+        "Add positional encoding",
+        value=True,
+        key=f"{page}_position",
+        help="Adds the sinusoidal position vector of Vaswani et al. (2017) to each word: without it, the "
+        "sentence is a bag of words and word order cannot matter.",
+    )
+    return EmbeddingChoice(kind=kind, d=int(d), seed=int(seed), use_position=use_position)
