@@ -60,13 +60,13 @@ def heatmap(
     kind: MatrixKind = "signed",
     title: str = "",
     rtl: bool = False,
-    reverse_columns: bool | None = None,
+    columns: Literal["words", "dimensions"] = "words",
     height: int | None = None,
 ) -> go.Figure:
     """A heatmap of `matrix` (len(rows) × len(cols)); hover shows row word, column word and value.
 
-    rtl puts row labels on the right and, unless reverse_columns says otherwise, the first column on the
-    right (columns that are words read right to left; columns that are dimensions need not).
+    rtl puts the row labels on the right and, when the columns are words, the first word in the right-most
+    column. Columns that are vector dimensions keep their order, and long ones label every k-th dimension.
     """
     values = matrix.detach().to(torch.float32).cpu()
     n_rows, n_cols = values.shape
@@ -87,8 +87,7 @@ def heatmap(
     if n_rows <= 12 and n_cols <= 12:
         trace.update(texttemplate="%{z:.2f}", textfont={"size": 11})
     figure = go.Figure(trace)
-    column_step = 1 if n_cols <= 40 else -(-n_cols // 16)
-    reverse_columns = rtl if reverse_columns is None else reverse_columns
+    column_step = -(-n_cols // 16) if columns == "dimensions" and n_cols > 40 else 1
     figure.update_layout(
         title={"text": title, "x": 0.0},
         font={"family": ARABIC_FONTS, "size": 14},
@@ -96,10 +95,9 @@ def heatmap(
         margin={"l": 70 if rtl else 10, "r": 10, "t": 50 if title else 20, "b": 10},
         xaxis={
             "tickmode": "array",
-            # Long axes (e.g. 64 dimensions) label every k-th column so the labels stay legible.
             "tickvals": list(range(0, n_cols, column_step)),
             "ticktext": cols[::column_step],
-            "autorange": "reversed" if reverse_columns else True,
+            "autorange": "reversed" if rtl and columns == "words" else True,
             "side": "top",
             "tickangle": -45 if n_cols > 8 else 0,
             "tickfont": {"size": 15},

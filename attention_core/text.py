@@ -53,7 +53,7 @@ def normalize_word(word: str) -> str:
 
 def tokenize(text: str) -> list[Token]:
     """Words and punctuation marks of `text`, in reading order (logical order, also for Arabic)."""
-    text = "".join(ch for ch in text if ch not in INVISIBLE and unicodedata.category(ch) != "Cc" or ch in "\t\n")
+    text = "".join(ch for ch in text if (ch not in INVISIBLE and unicodedata.category(ch) != "Cc") or ch in "\t\n")
     tokens: list[Token] = []
     i, n = 0, len(text)
     while i < n:
@@ -63,8 +63,7 @@ def tokenize(text: str) -> list[Token]:
         elif _is_word_char(ch):
             j = i + 1
             while j < n and (
-                _is_word_char(text[j])
-                or (text[j] in INNER_JOINERS and j + 1 < n and _is_word_char(text[j + 1]))
+                _is_word_char(text[j]) or (text[j] in INNER_JOINERS and j + 1 < n and _is_word_char(text[j + 1]))
             ):
                 j += 1
             surface = text[i:j]

@@ -7,9 +7,9 @@ from attention_core.embeddings import embed_sentence
 from attention_core.figures import heatmap
 from attention_core.text import read_sentence
 from ui.examples import DEFAULT_SENTENCE
-from ui.routing import ensure_app_navigation
+from ui.navigation import ensure_app_frame
 
-ensure_app_navigation()
+ensure_app_frame()
 
 st.title("What attention really is")
 st.markdown(
@@ -33,9 +33,12 @@ Forget *query*, *key* and *value* for a moment.
 st.subheader(f"The raw story on “{DEFAULT_SENTENCE}”: one-hot words, no training")
 sentence = embed_sentence(list(read_sentence(DEFAULT_SENTENCE).tokens), "one-hot", use_position=False)
 raw = attend(sentence.V, scale=False, softmax=False)
-st.plotly_chart(heatmap(raw.weights, sentence.labels, sentence.labels, kind="signed", title="V·Vᵀ", height=360),
-                key="idea_raw")
-st.caption("With one-hot vectors a word resembles only itself — “The” and “the” are one word, so they match. "
-           "Real embeddings put similar words close together; try both on the next pages.")
+st.plotly_chart(
+    heatmap(raw.weights, sentence.labels, sentence.labels, kind="signed", title="V·Vᵀ", height=360), key="idea_raw"
+)
+st.caption(
+    "With one-hot vectors a word resembles only itself — “The” and “the” are one word, so they match. "
+    "Real embeddings put similar words close together; try both on the next pages."
+)
 st.page_link("pages/similarity.py", label="Similarity: V·Vᵀ on your own sentence", icon="➡️")
 st.page_link("pages/trainable.py", label="Trainable attention: W1, W2, W3 and many heads", icon="➡️")

@@ -6,10 +6,10 @@ from attention_core.attention import attend, similarity, unit_vectors
 from attention_core.embeddings import embed_sentence
 from attention_core.figures import dimension_labels, heatmap, product_shape, weights_kind, word_labels
 from ui.controls import embedding_controls, sentence_input
-from ui.routing import ensure_app_navigation
+from ui.navigation import ensure_app_frame
 from ui.show import flag_unknown_words, show_step
 
-ensure_app_navigation()
+ensure_app_frame()
 
 st.title("Similarity: how the words of a sentence resemble each other")
 st.markdown(
@@ -21,15 +21,21 @@ st.markdown(
 sentence = sentence_input("similarity")
 choice = embedding_controls("similarity")
 left, middle, right = st.columns(3)
-metric = left.radio("Similarity", ["dot", "cosine"], key="similarity_metric", horizontal=True,
-                    help="cosine = dot product of the vectors scaled to length 1")
+metric = left.radio(
+    "Similarity",
+    ["dot", "cosine"],
+    key="similarity_metric",
+    horizontal=True,
+    help="cosine = dot product of the vectors scaled to length 1",
+)
 scale = middle.toggle("Scale by 1/√d", value=False, key="similarity_scale")
 softmax = right.toggle("Softmax each row", value=False, key="similarity_softmax")
 if sentence is None:
     st.stop()
 
-embedded = embed_sentence(list(sentence.tokens), choice.kind, d=choice.d, seed=choice.seed,
-                          use_position=choice.use_position)
+embedded = embed_sentence(
+    list(sentence.tokens), choice.kind, d=choice.d, seed=choice.seed, use_position=choice.use_position
+)
 labels = word_labels(embedded.labels, embedded.known)
 flag_unknown_words(embedded.labels, embedded.known)
 cosine = metric == "cosine"
@@ -43,9 +49,13 @@ show_step(
     "1 · The sentence as a matrix",
     (r"V = E + P" if choice.use_position else r"V = E") + (r",\quad \hat V = V / \lVert V \rVert" if cosine else ""),
     f"{n} words × {d} dimensions = ({n} × {d})",
-    "Each row is one word: its vector E" + (" plus the position vector P of its place." if choice.use_position
-                                             else ", with no position: word order is invisible."),
-    heatmap(V, labels, dimension_labels(d), kind="signed", rtl=rtl, reverse_columns=False),
+    "Each row is one word: its vector E"
+    + (
+        " plus the position vector P of its place."
+        if choice.use_position
+        else ", with no position: word order is invisible."
+    ),
+    heatmap(V, labels, dimension_labels(d), kind="signed", rtl=rtl, columns="dimensions"),
     "signed",
     "similarity_V",
 )
@@ -68,9 +78,12 @@ kind = weights_kind(softmax=softmax, cosine=cosine, scaled=scale)
 show_step(
     "3 · Attention weights",
     rf"A = \mathrm{{softmax}}\left({scaled}\right)" if softmax else rf"A = {scaled}",
-    f"({n} × {n})" + (f", divided by √{d} = {d ** 0.5:.2f}" if scale else ""),
-    ("Softmax turns each row into shares that sum to 1: how much of each word goes into the mix. "
-     if softmax else "Without softmax the weights are the similarities themselves, and can be any size. ")
+    f"({n} × {n})" + (f", divided by √{d} = {d**0.5:.2f}" if scale else ""),
+    (
+        "Softmax turns each row into shares that sum to 1: how much of each word goes into the mix. "
+        if softmax
+        else "Without softmax the weights are the similarities themselves, and can be any size. "
+    )
     + ("Dividing by √d keeps dot products of wide vectors from swamping the softmax." if scale else ""),
     heatmap(attention.weights, labels, labels, kind=kind, rtl=rtl),
     kind,
@@ -83,7 +96,7 @@ show_step(
     product_shape(attention.weights, V),
     "Each word is now a weighted mix of the words it resembles. Higher layers work on these mixes — "
     "relations between words — as a vision network's higher layers work on shapes instead of pixels.",
-    heatmap(attention.output, labels, dimension_labels(d), kind="signed", rtl=rtl, reverse_columns=False),
+    heatmap(attention.output, labels, dimension_labels(d), kind="signed", rtl=rtl, columns="dimensions"),
     "signed",
     "similarity_output",
 )

@@ -6,10 +6,10 @@ from attention_core.attention import attend_heads, random_projections
 from attention_core.embeddings import embed_sentence
 from attention_core.figures import dimension_labels, heatmap, product_shape, weights_kind, word_labels
 from ui.controls import embedding_controls, sentence_input
-from ui.routing import ensure_app_navigation
+from ui.navigation import ensure_app_frame
 from ui.show import flag_unknown_words, show_step
 
-ensure_app_navigation()
+ensure_app_frame()
 
 st.title("Trainable attention: three weight matrices W1, W2, W3")
 st.markdown(
@@ -29,39 +29,64 @@ use_W3 = w3_col.toggle("W3 (value)", value=True, key="trainable_W3", help="off =
 if redraw_col.button("Re-draw the weights", key="trainable_redraw"):
     st.session_state["trainable_weight_seed"] += 1
 redraw_col.caption(f"weight seed {st.session_state['trainable_weight_seed']}")
-scale_col, softmax_col, temperature_col = st.columns(3)
+scale_col, softmax_col, temperature_col, heads_col = st.columns(4)
 scale = scale_col.toggle("Scale by 1/√d", value=True, key="trainable_scale")
 softmax = softmax_col.toggle("Softmax each row", value=True, key="trainable_softmax")
-temperature = temperature_col.slider("Temperature", 0.1, 5.0, 1.0, 0.1, key="trainable_temperature",
-                                     help="Scores are divided by it: low = sharp attention, high = even.")
+temperature = temperature_col.slider(
+    "Temperature",
+    0.1,
+    5.0,
+    1.0,
+    0.1,
+    key="trainable_temperature",
+    help="Scores are divided by it: low = sharp attention, high = even.",
+)
 if sentence is None:
     st.stop()
 
-embedded = embed_sentence(list(sentence.tokens), choice.kind, d=choice.d, seed=choice.seed,
-                          use_position=choice.use_position)
+embedded = embed_sentence(
+    list(sentence.tokens), choice.kind, d=choice.d, seed=choice.seed, use_position=choice.use_position
+)
 labels = word_labels(embedded.labels, embedded.known)
 flag_unknown_words(embedded.labels, embedded.known)
 V = embedded.V
 n, d = V.shape
 head_options = [h for h in (1, 2, 4, 8) if d % h == 0]
-n_heads = st.select_slider("Number of heads", head_options, key="trainable_heads")
+n_heads = heads_col.select_slider(
+    "Number of heads",
+    head_options,
+    key="trainable_heads",
+    help="Heads must divide the width d: each head gets d / heads dimensions.",
+)
 d_h = d // n_heads
 W1, W2, W3 = random_projections(d, st.session_state["trainable_weight_seed"])
-heads = attend_heads(V, n_heads, W1 if use_W1 else None, W2 if use_W2 else None, W3 if use_W3 else None,
-                     scale=scale, softmax=softmax, temperature=temperature)
+heads = attend_heads(
+    V,
+    n_heads,
+    W1 if use_W1 else None,
+    W2 if use_W2 else None,
+    W3 if use_W3 else None,
+    scale=scale,
+    softmax=softmax,
+    temperature=temperature,
+)
 kind = weights_kind(softmax=softmax, cosine=False, scaled=scale, temperature=temperature)
 rtl = sentence.rtl
 
 if n_heads > 1:
     st.subheader(f"{n_heads} heads side by side")
-    st.markdown(f"Head *h* uses columns *h·{d_h}* … *(h+1)·{d_h}* of each W: a smaller view in which it can "
-                "learn its own rule of who attends to whom.")
+    st.markdown(
+        f"Head *h* uses columns *h·{d_h}* … *(h+1)·{d_h}* of each W: a smaller view in which it can "
+        "learn its own rule of who attends to whom."
+    )
     for row_start in range(0, n_heads, 4):
         columns = st.columns(4)
         for h in range(row_start, min(row_start + 4, n_heads)):
             columns[h - row_start].plotly_chart(
                 heatmap(heads[h].weights, labels, labels, kind=kind, rtl=rtl, title=f"head {h + 1}", height=320),
-                key=f"trainable_head_{h}", config={"displaylogo": False})
+                key=f"trainable_head_{h}",
+                config={"displaylogo": False},
+            )
     head = st.radio("Look closer at head", range(1, n_heads + 1), horizontal=True, key="trainable_head") - 1
 else:
     head = 0
@@ -84,7 +109,9 @@ show_step(
     "2 · Weights",
     r"A = \mathrm{softmax}(\text{scores})" if softmax else r"A = \text{scores}",
     f"({n} × {n})",
-    "Softmax turns each row into shares that sum to 1." if softmax else "Softmax is off: the scores are used as they are.",
+    "Softmax turns each row into shares that sum to 1."
+    if softmax
+    else "Softmax is off: the scores are used as they are.",
     heatmap(record.weights, labels, labels, kind=kind, rtl=rtl),
     kind,
     "trainable_weights",
@@ -94,9 +121,11 @@ show_step(
     rf"\text{{output}} = A\,(V{w(3, use_W3)})",
     product_shape(record.weights, record.V3),
     f"This is head {head + 1}'s output; the {n_heads} heads' outputs side by side make a ({n} × {d}) sentence again."
-    if n_heads > 1 else "The attended sentence, ready for the next layer.",
-    heatmap(record.output, labels, dimension_labels(record.output.shape[1]), kind="signed", rtl=rtl,
-            reverse_columns=False),
+    if n_heads > 1
+    else "The attended sentence, ready for the next layer.",
+    heatmap(
+        record.output, labels, dimension_labels(record.output.shape[1]), kind="signed", rtl=rtl, columns="dimensions"
+    ),
     "signed",
     "trainable_output",
 )

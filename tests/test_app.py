@@ -1,0 +1,151 @@
+"""The app as a user drives it (Streamlit AppTest): every page, every control, English and Arabic."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from attention_core.figures import UNKNOWN_MARK
+
+APP = str(Path(__file__).parents[1] / "app.py")
+
+ENGLISH = "The cat sat on the mat"
+ARABIC = "ذَهَبَ الطالبُ إلى المدرسةِ"
+ARABIC_WORDS = ["ذَهَبَ", "الطالبُ", "إلى", "المدرسةِ"]
+
+
+def open_page(page: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    return at.switch_page(f"pages/{page}.py").run()
+
+
+def figures(at: AppTest) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def word_axes(at: AppTest) -> list[tuple[list[str], list[str]]]:
+    """(x labels, y labels) of every word × word heatmap on the page."""
+    axes = []
+    for figure in figures(at):
+        x, y = figure["layout"]["xaxis"]["ticktext"], figure["layout"]["yaxis"]["ticktext"]
+        if x == y:
+            axes.append((x, y))
+    return axes
+
+
+def assert_clean(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def type_sentence(at: AppTest, page: str, text: str) -> AppTest:
+    return at.text_input(key=f"{page}_sentence").input(text).run()
+
+
+@pytest.mark.parametrize("page", ["similarity", "trainable"])
+@pytest.mark.parametrize(("text", "words", "rtl"), [(ENGLISH, ENGLISH.split(), False), (ARABIC, ARABIC_WORDS, True)])
+def test_typed_words_label_every_heatmap(page: str, text: str, words: list[str], rtl: bool) -> None:
+    at = type_sentence(open_page(page), page, text)
+    assert_clean(at)
+    axes = word_axes(at)
+    assert len(axes) >= 2
+    assert all(x == words for x, _ in axes)
+    for figure in figures(at):
+        assert (figure["layout"]["yaxis"].get("side") == "right") == rtl
+
+
+SIMILARITY_SWITCHES = [
+    ("toggle", "similarity_scale", True),
+    ("toggle", "similarity_softmax", True),
+    ("radio", "similarity_metric", "cosine"),
+    ("toggle", "similarity_position", False),
+    ("radio", "similarity_embedding", "one-hot"),
+]
+TRAINABLE_SWITCHES = [
+    ("toggle", "trainable_W1", False),
+    ("toggle", "trainable_W2", False),
+    ("toggle", "trainable_W3", False),
+    ("toggle", "trainable_scale", False),
+    ("toggle", "trainable_softmax", False),
+    ("slider", "trainable_temperature", 2.5),
+    ("select_slider", "trainable_heads", 4),
+    ("select_slider", "trainable_d", 16),
+    ("number_input", "trainable_seed", 7),
+    ("toggle", "trainable_position", False),
+    ("radio", "trainable_embedding", "one-hot"),
+]
+
+
+def flip(at: AppTest, widget: str, key: str, value: object) -> AppTest:
+    getattr(at, widget)(key=key).set_value(value)
+    return at.run()
+
+
+@pytest.mark.parametrize(("page", "switches"), [("similarity", SIMILARITY_SWITCHES), ("trainable", TRAINABLE_SWITCHES)])
+@pytest.mark.parametrize("text", [ENGLISH, ARABIC])
+def test_every_control_keeps_the_page_working(page: str, switches: list, text: str) -> None:
+    at = type_sentence(open_page(page), page, text)
+    for widget, key, value in switches:
+        before = figures(at)
+        at = flip(at, widget, key, value)
+        assert_clean(at)
+        assert figures(at) != before, f"{key} changed nothing"
+        assert all(x == [w for w in x] and len(x) == len(text.split()) for x, _ in word_axes(at))
+
+
+def test_similarity_colour_scales_follow_the_values() -> None:
+    at = open_page("similarity")
+    at = flip(flip(at, "radio", "similarity_metric", "cosine"), "toggle", "similarity_softmax", True)
+    similarity_figure, weights_figure = figures(at)[1], figures(at)[2]
+    assert (similarity_figure["data"][0]["zmin"], similarity_figure["data"][0]["zmax"]) == (-1, 1)
+    assert (weights_figure["data"][0]["zmin"], weights_figure["data"][0]["zmax"]) == (0, 1)
+    assert any("sum to 1" in c.value for c in at.caption)
+
+
+def test_trainable_heads_show_one_heatmap_each_and_redraw_changes_weights() -> None:
+    at = open_page("trainable")
+    at = flip(at, "select_slider", "trainable_heads", 4)
+    titles = [f["layout"]["title"].get("text") for f in figures(at)]
+    assert [t for t in titles if t and t.startswith("head")] == ["head 1", "head 2", "head 3", "head 4"]
+    at = flip(at, "radio", "trainable_head", 3)
+    assert_clean(at)
+    before = figures(at)
+    at = at.button(key="trainable_redraw").click().run()
+    assert_clean(at)
+    assert figures(at) != before
+
+
+@pytest.mark.parametrize("page", ["similarity", "trainable"])
+@pytest.mark.parametrize("text", ["", "   \t  "])
+def test_blank_sentence_gets_a_message_and_no_heatmap(page: str, text: str) -> None:
+    at = type_sentence(open_page(page), page, text)
+    assert_clean(at)
+    assert not at.get("plotly_chart")
+    assert any("Type a sentence" in i.value for i in at.info)
+
+
+def test_long_sentence_is_cut_with_a_notice() -> None:
+    at = type_sentence(open_page("similarity"), "similarity", " ".join(["word"] * 300))
+    assert_clean(at)
+    assert any("only the first 64" in w.value for w in at.warning)
+    assert len(word_axes(at)[0][0]) == 64
+
+
+def test_example_button_fills_the_sentence_and_follows_to_the_next_page() -> None:
+    at = open_page("similarity")
+    example = next(o for o in at.pills(key="similarity_example").options if "الطالب" in o)
+    at = at.pills(key="similarity_example").set_value(example).run()
+    assert_clean(at)
+    assert word_axes(at)[0][0] == ARABIC_WORDS
+    at = at.switch_page("pages/trainable.py").run()
+    assert at.text_input(key="trainable_sentence").value == ARABIC
+
+
+def test_idea_page_draws_the_raw_story() -> None:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    assert_clean(at)
+    assert word_axes(at)[0][0] == ["The", "cat", "is", "on", "the", "mat"]
+    assert UNKNOWN_MARK not in json.dumps(figures(at))

@@ -1,0 +1,86 @@
+"""Sentences as matrices, permutation behaviour without positions, and the figures drawn from them."""
+
+from __future__ import annotations
+
+import torch
+
+from attention_core import TableEmbedding, attend, embed_sentence, similarity, tokenize
+from attention_core.figures import UNKNOWN_MARK, heatmap, product_shape, weights_kind, word_labels
+
+
+def test_same_word_same_vector_and_seeded() -> None:
+    s = embed_sentence(tokenize("The cat saw the cat"), "random", d=16, use_position=False)
+    assert torch.equal(s.words[0], s.words[3]) and torch.equal(s.words[1], s.words[4])
+    again = embed_sentence(tokenize("cat"), "random", d=16, use_position=False)
+    assert torch.equal(again.words[0], s.words[1])
+    other_seed = embed_sentence(tokenize("cat"), "random", d=16, seed=1, use_position=False)
+    assert not torch.equal(other_seed.words[0], s.words[1])
+
+
+def test_positional_encoding_separates_repeated_words() -> None:
+    s = embed_sentence(tokenize("cat cat"), "random", d=16, use_position=True)
+    assert not torch.equal(s.V[0], s.V[1])
+
+
+def test_one_hot_words_resemble_only_themselves() -> None:
+    s = embed_sentence(tokenize("the cat and the dog"), "one-hot", use_position=False)
+    S = similarity(s.V)
+    expected = torch.tensor([[float(a.norm == b.norm) for b in s.tokens] for a in s.tokens])
+    assert torch.equal(S, expected)
+
+
+def test_without_positions_permuting_words_permutes_similarity() -> None:
+    tokens = tokenize("the quick brown fox jumps over the lazy dog")
+    order = torch.randperm(len(tokens), generator=torch.Generator().manual_seed(3))
+    plain = embed_sentence(tokens, "random", d=32, use_position=False)
+    shuffled = embed_sentence([tokens[i] for i in order], "random", d=32, use_position=False)
+    assert torch.allclose(similarity(shuffled.V), similarity(plain.V)[order][:, order])
+    # and the attended words only move with their words: attention without positions is order-blind
+    assert torch.allclose(attend(shuffled.V).output, attend(plain.V).output[order], atol=1e-5)
+    # with positions, the same shuffle changes what the words see
+    with_pe = embed_sentence(tokens, "random", d=32)
+    with_pe_shuffled = embed_sentence([tokens[i] for i in order], "random", d=32)
+    assert not torch.allclose(similarity(with_pe_shuffled.V), similarity(with_pe.V)[order][:, order])
+
+
+def test_table_embedding_flags_unknown_words() -> None:
+    table = TableEmbedding({"[UNK]": 0, "cat": 1, "mat": 2}, torch.eye(3), unknown_id=0)
+    s = embed_sentence(tokenize("the cat on the mat"), table, use_position=False)
+    assert s.known == (False, True, False, False, True)
+    assert torch.equal(s.words[0], torch.eye(3)[0])
+    assert word_labels(s.labels, s.known) == [
+        f"the{UNKNOWN_MARK}",
+        "cat",
+        f"on{UNKNOWN_MARK}",
+        f"the{UNKNOWN_MARK}",
+        "mat",
+    ]
+
+
+def test_heatmap_labels_hover_and_direction() -> None:
+    words = ["the", "cat", "the"]
+    figure = heatmap(torch.softmax(torch.randn(3, 3), -1), words, words, kind="weights", rtl=False)
+    layout = figure.layout
+    assert list(layout.xaxis.ticktext) == words and list(layout.yaxis.ticktext) == words  # duplicates kept
+    assert (figure.data[0].zmin, figure.data[0].zmax) == (0.0, 1.0)
+    assert figure.data[0].text[0][1].startswith("the → cat: ")
+    assert layout.xaxis.autorange is True
+    rtl = heatmap(torch.randn(3, 3), ["ا", "ب", "ت"], ["ا", "ب", "ت"], kind="cosine", rtl=True)
+    assert rtl.layout.xaxis.autorange == "reversed" and rtl.layout.yaxis.side == "right"
+    assert (rtl.data[0].zmin, rtl.data[0].zmax) == (-1.0, 1.0)
+    assert "Noto Naskh Arabic" in rtl.layout.font.family
+
+
+def test_signed_scale_is_symmetric() -> None:
+    figure = heatmap(torch.tensor([[-1.0, 3.0]]), ["a"], ["b", "c"], kind="signed")
+    assert (figure.data[0].zmin, figure.data[0].zmax) == (-3.0, 3.0)
+
+
+def test_weights_kind_matches_values() -> None:
+    assert weights_kind(softmax=True, cosine=False, scaled=True) == "weights"
+    assert weights_kind(softmax=False, cosine=True, scaled=False) == "cosine"
+    assert weights_kind(softmax=False, cosine=True, scaled=True) == "signed"
+
+
+def test_product_shape_text() -> None:
+    assert product_shape(torch.zeros(6, 64), torch.zeros(64, 6)) == "(6 × 64)·(64 × 6) = (6 × 6)"

@@ -1,0 +1,45 @@
+"""The app's pages and frame, in one place: app.py runs it, and so does a page reached before app.py ever ran.
+
+Why the second case exists: Streamlit still carries its legacy multipage mode. On a freshly started server, until
+some session has run app.py's `st.navigation`, a folder named `pages/` is auto-discovered and a URL such as
+/trainable runs pages/trainable.py on its own, without app.py. A teacher's shared link is often exactly that
+first visit (and Streamlit's AppTest starts every run that way). Such a page calls `frame_app()` itself, which
+puts the real navigation and page config in place for the rest of the run.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.navigation.page import StreamlitPage
+
+SIDEBAR_NOTE = (
+    "Attention is each word becoming a mix of the words it resembles. Start with raw similarity, "
+    "then let attention learn its own views with W1, W2 and W3 (others call them Q, K, V)."
+)
+
+
+def app_pages() -> list[StreamlitPage]:
+    # url_path equals each file's name, so legacy routing and ours agree on every URL.
+    return [
+        st.Page("pages/idea.py", title="The idea", url_path="idea", default=True),
+        st.Page("pages/similarity.py", title="Similarity: V·Vᵀ", url_path="similarity"),
+        st.Page("pages/trainable.py", title="Trainable attention: W1, W2, W3", url_path="trainable"),
+    ]
+
+
+def frame_app() -> StreamlitPage:
+    """Page config, navigation and sidebar note; returns the page the URL asks for."""
+    st.set_page_config(page_title="The attention explainer", page_icon="🔍", layout="wide")
+    page = st.navigation(app_pages())
+    st.sidebar.caption(SIDEBAR_NOTE)
+    return page
+
+
+def ensure_app_frame() -> None:
+    """Call first in every page file: frames the page when it was run without app.py (see above)."""
+    try:
+        from streamlit.runtime.pages_manager import PagesManager
+    except ImportError:  # a Streamlit without the legacy mode
+        return
+    if getattr(PagesManager, "uses_pages_directory", False):
+        frame_app()
