@@ -99,7 +99,7 @@ def type_sentence(page: object, text: str) -> None:
     wait_for_charts(page)
 
 
-@pytest.mark.parametrize("path", ["trainable", "similarity", "idea"])
+@pytest.mark.parametrize("path", ["trainable", "similarity", ""])
 def test_page_opened_from_its_own_link_is_framed_by_the_app(server: str, browser: object, path: str) -> None:
     """A fresh server's first visit straight to a page URL still gets the app's navigation (see ui/navigation)."""
     page = browser.new_page(viewport={"width": 1400, "height": 2400})
@@ -107,6 +107,7 @@ def test_page_opened_from_its_own_link_is_framed_by_the_app(server: str, browser
     wait_for_charts(page)
     nav = page.locator("[data-testid='stSidebarNav']").inner_text()
     assert "Trainable attention" in nav and "app" not in nav.split()
+    assert page.get_by_text("Page not found").count() == 0
     assert page.locator("[data-testid='stException']").count() == 0
     page.close()
 
