@@ -62,11 +62,13 @@ def heatmap(
     rtl: bool = False,
     columns: Literal["words", "dimensions"] = "words",
     height: int | None = None,
+    compact: bool = False,
 ) -> go.Figure:
     """A heatmap of `matrix` (len(rows) × len(cols)); hover shows row word, column word and value.
 
     rtl puts the row labels on the right and, when the columns are words, the first word in the right-most
     column. Columns that are vector dimensions keep their order, and long ones label every k-th dimension.
+    compact (for a grid of small heatmaps) drops the colour bar and the numbers in the cells.
     """
     values = matrix.detach().to(torch.float32).cpu()
     n_rows, n_cols = values.shape
@@ -82,9 +84,10 @@ def heatmap(
         hovertemplate="%{text}<extra></extra>",
         # Right-to-left figures keep their row labels on the right, so the colour bar moves to the left.
         colorbar={"thickness": 12, "x": -0.01, "xanchor": "right"} if rtl else {"thickness": 12},
+        showscale=not compact,
         **_colour_range(values, kind),
     )
-    if n_rows <= 12 and n_cols <= 12:
+    if n_rows <= 12 and n_cols <= 12 and not compact:
         trace.update(texttemplate="%{z:.2f}", textfont={"size": 11})
     figure = go.Figure(trace)
     column_step = -(-n_cols // 16) if columns == "dimensions" and n_cols > 40 else 1
@@ -92,15 +95,15 @@ def heatmap(
         title={"text": title, "x": 0.0},
         font={"family": ARABIC_FONTS, "size": 14},
         height=height or min(900, max(320, 140 + 30 * n_rows)),
-        margin={"l": 70 if rtl else 10, "r": 10, "t": 50 if title else 20, "b": 10},
+        margin={"l": 70 if rtl and not compact else 10, "r": 10, "t": 50 if title else 20, "b": 10},
         xaxis={
             "tickmode": "array",
             "tickvals": list(range(0, n_cols, column_step)),
             "ticktext": cols[::column_step],
             "autorange": "reversed" if rtl and columns == "words" else True,
-            "side": "top",
-            "tickangle": -45 if n_cols > 8 else 0,
-            "tickfont": {"size": 15},
+            "side": "bottom" if compact else "top",  # in a grid the title sits on top
+            "tickangle": -60 if compact or n_cols > 8 else 0,
+            "tickfont": {"size": 12 if compact else 15},
         },
         yaxis={
             "tickmode": "array",
@@ -108,7 +111,7 @@ def heatmap(
             "ticktext": rows,
             "autorange": "reversed",  # first word on top, as a matrix is read
             "side": "right" if rtl else "left",
-            "tickfont": {"size": 15},
+            "tickfont": {"size": 12 if compact else 15},
         },
     )
     return figure

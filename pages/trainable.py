@@ -83,7 +83,16 @@ if n_heads > 1:
         columns = st.columns(4)
         for h in range(row_start, min(row_start + 4, n_heads)):
             columns[h - row_start].plotly_chart(
-                heatmap(heads[h].weights, labels, labels, kind=kind, rtl=rtl, title=f"head {h + 1}", height=320),
+                heatmap(
+                    heads[h].weights,
+                    labels,
+                    labels,
+                    kind=kind,
+                    rtl=rtl,
+                    title=f"head {h + 1}",
+                    height=340,
+                    compact=True,
+                ),
                 key=f"trainable_head_{h}",
                 config={"displaylogo": False},
             )
