@@ -126,7 +126,8 @@ def test_arabic_sentence_reads_right_to_left(server: str, browser: object, path:
         cells_before = page.locator(".js-plotly-plot").nth(0).locator(".heatmap-text, text").all_text_contents()
         page.get_by_text("W1 (query)", exact=True).click()
         page.wait_for_function(
-            "() => [...document.querySelectorAll('.katex-mathml annotation')].some(a => a.textContent.includes('(VI)'))",
+            "() => [...document.querySelectorAll('.katex-mathml annotation')]"
+            ".some(a => a.textContent.includes('(VI)'))",
             timeout=30_000,
         )
         wait_for_charts(page)
