@@ -1,15 +1,33 @@
-"""The layering the README promises: attention_core never imports streamlit."""
+"""The layering the README promises: attention_core never imports streamlit; the code is lint-clean."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 
-def test_importing_attention_core_does_not_import_streamlit() -> None:
-    code = "import sys, attention_core; print('streamlit' in sys.modules)"
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=Path(__file__).parents[1]
+ROOT = Path(__file__).parents[1]
+
+
+def test_importing_every_attention_core_module_does_not_import_streamlit() -> None:
+    code = (
+        "import importlib, pkgutil, sys, attention_core\n"
+        "for m in pkgutil.walk_packages(attention_core.__path__, 'attention_core.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "print('streamlit' in sys.modules)"
     )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert result.stdout.strip() == "False"
+
+
+def test_ruff_is_clean() -> None:
+    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+    if not Path(ruff).exists():
+        pytest.skip("ruff is not installed (pip install -r requirements-dev.txt)")
+    check = subprocess.run([ruff, "check", "."], capture_output=True, text=True, cwd=ROOT)
+    assert check.returncode == 0, check.stdout
+    fmt = subprocess.run([ruff, "format", "--check", "."], capture_output=True, text=True, cwd=ROOT)
+    assert fmt.returncode == 0, fmt.stdout
