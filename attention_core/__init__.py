@@ -3,12 +3,14 @@
 from attention_core.attention import Attention, attend, attend_heads, random_projections, similarity
 from attention_core.embeddings import Sentence, TableEmbedding, embed_sentence
 from attention_core.encoder import PRESETS, EncoderConfig, MaskedLanguageModel, preset
+from attention_core.inference import Analysis, TrainedModel, load_model
 from attention_core.multihead import MultiHeadAttention
 from attention_core.positional import positional_encoding
 from attention_core.text import Token, is_right_to_left, normalize_word, read_sentence, tokenize
 
 __all__ = [
     "PRESETS",
+    "Analysis",
     "Attention",
     "EncoderConfig",
     "MaskedLanguageModel",
@@ -16,10 +18,12 @@ __all__ = [
     "Sentence",
     "TableEmbedding",
     "Token",
+    "TrainedModel",
     "attend",
     "attend_heads",
     "embed_sentence",
     "is_right_to_left",
+    "load_model",
     "normalize_word",
     "positional_encoding",
     "preset",

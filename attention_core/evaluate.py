@@ -1,0 +1,160 @@
+"""Score a trained model on held-out text against counting baselines, on the very same masks.
+
+    python -m attention_core.evaluate --checkpoint checkpoints/quran --corpus quran
+
+prints one JSON object: top1, top5, n_masked for the model, and unigram_top1/top5 and bigram_top1/top5 for the
+counting baselines. The default masks every held-out word in turn, one at a time (no sampling noise); with
+--mode random, a share of the words (--rate) is masked at once, over --seeds draws.
+A masked word outside the vocabulary counts as a miss for every method.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+
+import torch
+
+from attention_core.baselines import BigramCounts
+from attention_core.batches import encode_lines, pad
+from attention_core.checkpoint import CheckpointError, load_checkpoint
+from attention_core.corpora import Corpus, CorpusError, load_corpus
+from attention_core.encoder import MaskedLanguageModel
+from attention_core.vocabulary import Vocabulary
+
+
+@dataclass(frozen=True)
+class MaskSet:
+    """Masked copies of held-out sequences: inputs (with [MASK]), where, and the original ids."""
+
+    inputs: list[list[int]]
+    positions: list[list[int]]
+    targets: list[list[int]]
+
+
+def every_word_masks(sequences: list[list[int]], mask_id: int) -> MaskSet:
+    inputs, positions, targets = [], [], []
+    for sequence in sequences:
+        for p in range(1, len(sequence)):  # position 0 is [CLS]
+            inputs.append([*sequence[:p], mask_id, *sequence[p + 1 :]])
+            positions.append([p])
+            targets.append([sequence[p]])
+    return MaskSet(inputs, positions, targets)
+
+
+def random_masks(sequences: list[list[int]], mask_id: int, rate: float, seed: int) -> MaskSet:
+    generator = torch.Generator().manual_seed(seed)
+    inputs, positions, targets = [], [], []
+    for sequence in sequences:
+        chosen = [p for p in range(1, len(sequence)) if torch.rand(1, generator=generator).item() < rate]
+        if chosen:
+            inputs.append([mask_id if p in chosen else t for p, t in enumerate(sequence)])
+            positions.append(chosen)
+            targets.append([sequence[p] for p in chosen])
+    return MaskSet(inputs, positions, targets)
+
+
+def _hits(scores: torch.Tensor, target: int, unk_id: int) -> tuple[int, int]:
+    if target == unk_id:
+        return 0, 0
+    top5 = torch.topk(scores, 5).indices.tolist()
+    return int(top5[0] == target), int(target in top5)
+
+
+@torch.no_grad()
+def model_scores(
+    model: MaskedLanguageModel, masks: MaskSet, n_special: int, batch_size: int = 256
+) -> list[torch.Tensor]:
+    """(n_masks, V) scores, in the order of masks' positions."""
+    model.eval()
+    order = sorted(range(len(masks.inputs)), key=lambda i: len(masks.inputs[i]))
+    out: dict[int, torch.Tensor] = {}
+    for start in range(0, len(order), batch_size):
+        rows = order[start : start + batch_size]
+        ids = pad([masks.inputs[i] for i in rows])
+        where = torch.zeros_like(ids, dtype=torch.bool)
+        for r, i in enumerate(rows):
+            where[r, masks.positions[i]] = True
+        logits = model(ids, predict_at=where).logits
+        logits[:, :n_special] = float("-inf")  # specials are never an answer
+        chunks = logits.split([len(masks.positions[i]) for i in rows])
+        out.update(zip(rows, chunks, strict=True))
+    return [out[i] for i in range(len(masks.inputs))]
+
+
+def score_masks(model: MaskedLanguageModel, vocabulary: Vocabulary, counts: BigramCounts, masks: MaskSet) -> dict:
+    totals = dict.fromkeys(["top1", "top5", "unigram_top1", "unigram_top5", "bigram_top1", "bigram_top5"], 0)
+    n_masked = 0
+    unigram = counts.unigram_scores()
+    for i, logits in enumerate(model_scores(model, masks, vocabulary.n_special)):
+        sequence, chosen = masks.inputs[i], set(masks.positions[i])
+        for j, (p, target) in enumerate(zip(masks.positions[i], masks.targets[i], strict=True)):
+            n_masked += 1
+            left = None if p - 1 in chosen else sequence[p - 1]
+            right = counts.end if p + 1 == len(sequence) else (None if p + 1 in chosen else sequence[p + 1])
+            for name, scores in (
+                ("", logits[j]),
+                ("unigram_", unigram),
+                ("bigram_", counts.bigram_scores(left, right)),
+            ):
+                top1, top5 = _hits(scores, target, vocabulary.unk_id)
+                totals[name + "top1"] += top1
+                totals[name + "top5"] += top5
+    return {**{k: v / max(n_masked, 1) for k, v in totals.items()}, "n_masked": n_masked}
+
+
+def evaluate(
+    model: MaskedLanguageModel,
+    vocabulary: Vocabulary,
+    corpus: Corpus,
+    *,
+    mode: str = "every-word",
+    rate: float = 0.15,
+    seeds: int = 3,
+    max_lines: int | None = None,
+    counts: BigramCounts | None = None,
+) -> dict:
+    """Held-out masked-word accuracy of the model and of both counting baselines, on the same masks."""
+    max_len = model.config.max_len
+    held_out = encode_lines(corpus.held_out[:max_lines], vocabulary, max_len)
+    if counts is None:
+        counts = BigramCounts(encode_lines(corpus.train, vocabulary, max_len), len(vocabulary), vocabulary.n_special)
+    if mode == "every-word":
+        result = score_masks(model, vocabulary, counts, every_word_masks(held_out, vocabulary.mask_id))
+    elif mode == "random":
+        runs = [score_masks(model, vocabulary, counts, random_masks(held_out, vocabulary.mask_id, rate, s))
+                for s in range(seeds)]  # fmt: skip
+        result = {k: sum(r[k] for r in runs) / len(runs) for k in runs[0]}
+        result["n_masked"] = sum(r["n_masked"] for r in runs)
+    else:
+        raise ValueError(f"mode must be 'every-word' or 'random', got {mode!r}")
+    return {"corpus": corpus.name, "mode": mode, **result}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Held-out masked-word accuracy against counting baselines.")
+    parser.add_argument("--checkpoint", required=True, help="checkpoint folder written by attention_core.train")
+    parser.add_argument("--corpus", default="quran", help="quran, hadith, or a UTF-8 text file (one line each)")
+    parser.add_argument("--mode", choices=["every-word", "random"], default="every-word",
+                        help="mask every held-out word in turn, or a random share at once")  # fmt: skip
+    parser.add_argument("--rate", type=float, default=0.15, help="share of words masked in random mode")
+    parser.add_argument("--seeds", type=int, default=3, help="random draws in random mode")
+    parser.add_argument("--max-lines", type=int, default=None, help="score only the first held-out lines")
+    args = parser.parse_args(argv)
+    torch.set_num_threads(max(1, torch.get_num_threads()))
+    try:
+        model, vocabulary, _ = load_checkpoint(args.checkpoint)
+        corpus = load_corpus(args.corpus)
+    except (CheckpointError, CorpusError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    result = evaluate(model, vocabulary, corpus, mode=args.mode, rate=args.rate, seeds=args.seeds,
+                      max_lines=args.max_lines)  # fmt: skip
+    print(json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in result.items()}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

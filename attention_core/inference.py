@@ -1,0 +1,95 @@
+"""A trained model as the app uses it: fill in a [MASK], or look inside — V and every head's attention.
+
+from attention_core import load_model
+model = load_model()                      # the shipped Qur'an model
+model.fill_mask("بسم الله [MASK] الرحيم")  # [("الرحمن", 0.93), …]
+analysis = model.analyze("الحمد لله رب العالمين")
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+from attention_core.checkpoint import load_checkpoint
+from attention_core.embeddings import TableEmbedding
+from attention_core.encoder import MaskedLanguageModel
+from attention_core.text import Token, tokenize
+from attention_core.vocabulary import CLS, MASK, Vocabulary
+
+SHIPPED = Path(__file__).parent / "shipped" / "quran"
+CLS_TOKEN = Token(CLS, CLS, is_word=False)
+MASK_TOKEN = Token(MASK, MASK, is_word=False)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A sentence inside the model. Row/column 0 is [CLS], which every sentence starts with in training."""
+
+    tokens: tuple[Token, ...]  # [CLS] then the sentence's tokens
+    known: tuple[bool, ...]  # False for words outside the vocabulary (they enter as [UNK])
+    V: torch.Tensor  # (n, d) word embedding (×√d) + positional encoding: what the first layer sees
+    weights: torch.Tensor  # (n_layers, n_heads, n, n) softmax attention weights of every head
+
+    @property
+    def labels(self) -> list[str]:
+        return [t.surface for t in self.tokens]
+
+
+def tokens_with_masks(text: str) -> list[Token]:
+    """Tokenise text in which the literal "[MASK]" marks a blank (the tokenizer would split its brackets)."""
+    tokens: list[Token] = []
+    for i, piece in enumerate(text.split(MASK)):
+        if i:
+            tokens.append(MASK_TOKEN)
+        tokens.extend(tokenize(piece))
+    return tokens
+
+
+class TrainedModel:
+    def __init__(self, model: MaskedLanguageModel, vocabulary: Vocabulary, *, name: str, step: int) -> None:
+        self.model = model.eval()
+        self.vocabulary = vocabulary
+        self.name = name
+        self.step = step
+
+    def _ids(self, tokens: list[Token]) -> tuple[list[Token], torch.Tensor, tuple[bool, ...]]:
+        tokens = [CLS_TOKEN, *tokens][: self.model.config.max_len]
+        ids = self.vocabulary.encode(t.norm for t in tokens)
+        known = tuple(t.norm in self.vocabulary.index for t in tokens)
+        return tokens, torch.tensor([ids]), known
+
+    @torch.no_grad()
+    def fill_mask(self, text: str, k: int = 5) -> list[tuple[str, float]]:
+        """The k likeliest words for the first [MASK] in text, with their probabilities, best first."""
+        _, ids, _ = self._ids(tokens_with_masks(text))
+        blanks = (ids[0] == self.vocabulary.mask_id).nonzero().flatten()
+        if len(blanks) == 0:
+            raise ValueError("the text has no [MASK] to fill")
+        logits = self.model(ids).logits[0, blanks[0]]
+        logits[: self.vocabulary.n_special] = float("-inf")  # never answer with [PAD], [UNK], [MASK], [CLS]
+        probabilities = torch.softmax(logits, dim=-1)
+        top = torch.topk(probabilities, min(k, len(self.vocabulary) - self.vocabulary.n_special))
+        return [(self.vocabulary.words[i], float(p)) for p, i in zip(top.values, top.indices, strict=True)]
+
+    @torch.no_grad()
+    def analyze(self, text: str | list[Token]) -> Analysis:
+        """Tokens, V and every layer's per-head attention weights for a sentence (text or tokens)."""
+        tokens, ids, known = self._ids(tokens_with_masks(text) if isinstance(text, str) else list(text))
+        out = self.model(ids, need_weights=True, predict=False)
+        return Analysis(tuple(tokens), known, out.V[0], torch.stack([w[0] for w in out.weights]))
+
+    def embedding(self) -> TableEmbedding:
+        """The trained word vectors (scaled by √d, as the model scales them) as an embedding table."""
+        table = self.model.embedding.weight.detach() * math.sqrt(self.model.config.d_model)
+        return TableEmbedding(self.vocabulary.index, table, self.vocabulary.unk_id)
+
+
+def load_model(path: str | Path | None = None) -> TrainedModel:
+    """The shipped default model, or the checkpoint folder at `path` (raises CheckpointError if unusable)."""
+    folder = Path(path) if path is not None else SHIPPED
+    model, vocabulary, step = load_checkpoint(folder)
+    return TrainedModel(model, vocabulary, name=folder.name, step=step)

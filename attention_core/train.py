@@ -1,0 +1,305 @@
+"""Train the masked-language model: the CLI and the UI-agnostic `train(...)` it shares with the app.
+
+    python -m attention_core.train --corpus quran --minutes 10 --out checkpoints/quran
+    torchrun --nproc_per_node=2 -m attention_core.train --corpus quran --minutes 10 --out checkpoints/quran
+
+The trainer knows nothing about the UI: it reports every step to `on_step` (the CLI draws a tqdm bar, the app a
+live chart) and stops when `should_stop()` says so. Under torchrun it runs DistributedDataParallel (gloo on CPU,
+nccl on CUDA); rank 0 evaluates, logs and saves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+
+import torch
+import torch.distributed as dist
+
+from attention_core.baselines import BigramCounts
+from attention_core.batches import encode_lines, length_bucketed_batches
+from attention_core.checkpoint import OPTIMIZER, CheckpointError, load_checkpoint, read_tensors, save_checkpoint
+from attention_core.corpora import Corpus, CorpusError, load_corpus
+from attention_core.encoder import EncoderConfig, MaskedLanguageModel, preset
+from attention_core.evaluate import evaluate
+from attention_core.masking import mask_words
+from attention_core.vocabulary import Vocabulary, build_vocabulary
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    steps: int | None = None  # stop after this many steps (None: only the time budget counts)
+    minutes: float | None = 10.0  # stop after this many minutes of training (None: only steps count)
+    lr: float = 3e-3  # peak learning rate of AdamW, reached after the warm-up, then cosine decay to 10 %
+    batch_size: int = 96  # sentences per step (one ayah each for the Qur'an: about 1,200 words)
+    warmup: int = 200  # steps of linear warm-up
+    weight_decay: float = 0.1  # small corpora overfit; decay keeps the word vectors modest
+    mask_rate: float = 0.15  # share of words chosen for prediction (BERT: 15 %)
+    seed: int = 0  # seeds the weights, the batch order and the masks
+    eval_every: int = 500  # steps between held-out evaluations
+    eval_lines: int = 300  # held-out lines scored during training (the full score is attention_core.evaluate)
+    log_every: int = 50  # steps between metric lines in metrics.jsonl
+    save_every_s: float = 120.0  # seconds between checkpoint saves (and one at the end)
+    min_count: int = 2  # a word needs this many training occurrences to get its own vector
+    max_vocab: int = 8000  # vocabulary size limit, special tokens included
+
+    def __post_init__(self) -> None:
+        if self.steps is None and self.minutes is None:
+            raise ValueError("give a number of steps, a number of minutes, or both")
+
+
+@dataclass(frozen=True)
+class StepReport:
+    step: int
+    loss: float
+    lr: float
+    tokens_per_s: float
+    elapsed_s: float
+    progress: float  # share of the step or time budget used, 0 … 1
+    evaluation: dict | None = None  # held-out scores, on evaluation steps
+
+
+@dataclass
+class TrainResult:
+    model: MaskedLanguageModel
+    vocabulary: Vocabulary
+    step: int
+    history: list[StepReport] = field(default_factory=list)
+
+
+def set_seed(seed: int) -> None:
+    torch.manual_seed(seed)
+
+
+def learning_rate(settings: TrainSettings, step: int, progress: float) -> float:
+    """Linear warm-up, then cosine decay from lr to lr/10 over the budget."""
+    if step < settings.warmup:
+        return settings.lr * (step + 1) / settings.warmup
+    return settings.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0))))
+
+
+def _optimizer(model: torch.nn.Module, settings: TrainSettings) -> torch.optim.AdamW:
+    # No weight decay on biases, norms and position biases: decay would pull them towards zero for no gain.
+    decay = [p for n, p in model.named_parameters() if p.dim() >= 2 and "position_bias" not in n]
+    rest = [p for n, p in model.named_parameters() if not (p.dim() >= 2 and "position_bias" not in n)]
+    groups = [{"params": decay, "weight_decay": settings.weight_decay}, {"params": rest, "weight_decay": 0.0}]
+    return torch.optim.AdamW(groups, lr=settings.lr, betas=(0.9, 0.98), fused=False)
+
+
+def optimizer_tensors(optimizer: torch.optim.Optimizer) -> dict[str, torch.Tensor]:
+    """AdamW's moments as flat named tensors, for safetensors (no pickle)."""
+    flat = {}
+    for index, state in optimizer.state_dict()["state"].items():
+        for name, value in state.items():
+            flat[f"{index}.{name}"] = torch.as_tensor(value).clone()
+    return flat
+
+
+def load_optimizer_tensors(optimizer: torch.optim.Optimizer, flat: dict[str, torch.Tensor]) -> None:
+    state_dict = optimizer.state_dict()
+    state: dict[int, dict[str, torch.Tensor]] = {}
+    for key, value in flat.items():
+        index, name = key.split(".", 1)
+        state.setdefault(int(index), {})[name] = value
+    optimizer.load_state_dict({"state": state, "param_groups": state_dict["param_groups"]})
+
+
+def _distributed() -> tuple[int, int]:
+    """(rank, world size); starts the process group when launched by torchrun."""
+    world_size = int(os.environ.get("WORLD_SIZE", "1"))
+    if world_size > 1 and not dist.is_initialized():
+        dist.init_process_group("nccl" if torch.cuda.is_available() else "gloo")
+    return (dist.get_rank(), world_size) if world_size > 1 else (0, 1)
+
+
+def _append_metrics(out: Path | None, record: dict) -> None:
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        with open(out / "metrics.jsonl", "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(record) + "\n")
+
+
+def _ranks_agree(model: torch.nn.Module) -> float:
+    """Largest difference of any weight between ranks (0.0 when DDP kept them identical)."""
+    flat = torch.cat([p.detach().flatten() for p in model.parameters()])
+    high, low = flat.clone(), flat.clone()
+    dist.all_reduce(high, op=dist.ReduceOp.MAX)
+    dist.all_reduce(low, op=dist.ReduceOp.MIN)
+    return float((high - low).abs().max())
+
+
+def _start(corpus: Corpus, config: EncoderConfig | str, settings: TrainSettings, out: Path | None, resume: bool):
+    """(model, vocabulary, start step, saved optimizer tensors or None)."""
+    if resume:
+        if out is None:
+            raise CheckpointError("resume needs the checkpoint folder (--out)")
+        model, vocabulary, step = load_checkpoint(out)  # raises, touching nothing, if the checkpoint is broken
+        saved, optimizer_step = read_tensors(out / OPTIMIZER) if (out / OPTIMIZER).is_file() else (None, -1)
+        return model.train(), vocabulary, step, saved if optimizer_step == step else None
+    vocabulary = build_vocabulary(corpus.train, settings.min_count, settings.max_vocab)
+    base = preset(config) if isinstance(config, str) else config
+    set_seed(settings.seed)
+    return MaskedLanguageModel(replace(base, vocab_size=len(vocabulary))), vocabulary, 0, None
+
+
+def train(
+    corpus: Corpus,
+    config: EncoderConfig | str = "quran",
+    settings: TrainSettings = TrainSettings(),
+    *,
+    out: str | Path | None = None,
+    resume: bool = False,
+    on_step: Callable[[StepReport], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> TrainResult:
+    """Train on corpus.train, evaluate on corpus.held_out; save to `out` (if given) atomically and periodically."""
+    out = Path(out) if out is not None else None
+    rank, world_size = _distributed()
+    model, vocabulary, step, saved_optimizer = _start(corpus, config, settings, out, resume)
+    trained = torch.nn.parallel.DistributedDataParallel(model) if world_size > 1 else model
+    optimizer = _optimizer(model, settings)
+    if saved_optimizer is not None:
+        load_optimizer_tensors(optimizer, saved_optimizer)
+    sequences = encode_lines(corpus.train, vocabulary, model.config.max_len)
+    counts = BigramCounts(sequences, len(vocabulary), vocabulary.n_special) if rank == 0 else None
+    batch_order = torch.Generator().manual_seed(settings.seed)  # identical on every rank: ranks take turns
+    masks = torch.Generator().manual_seed(settings.seed * 1000 + rank + step)
+    result = TrainResult(model, vocabulary, step)
+    first_step, started, last_save, tokens_seen = step, time.monotonic(), time.monotonic(), 0
+    if rank == 0:
+        save_checkpoint(out, model, vocabulary, step=step) if out is not None and not resume else None
+        start = {"event": "start", "step": step, "config": asdict(model.config), "settings": asdict(settings)}
+        _append_metrics(out, {**start, "world_size": world_size, "vocab_size": len(vocabulary), "corpus": corpus.name})
+    done = False
+    while not done:
+        for ids in length_bucketed_batches(
+            sequences, settings.batch_size, batch_order, rank=rank, world_size=world_size
+        ):
+            elapsed = time.monotonic() - started
+            progress = max((step - first_step) / settings.steps if settings.steps else 0.0,
+                           elapsed / (60 * settings.minutes) if settings.minutes else 0.0)  # fmt: skip
+            stop = progress >= 1.0 or (should_stop is not None and should_stop())
+            if world_size > 1:  # every rank stops at the same step, or DDP would wait forever
+                flag = torch.tensor(float(stop))
+                dist.all_reduce(flag, op=dist.ReduceOp.MAX)
+                stop = bool(flag)
+            if stop:
+                done = True
+                break
+            lr = learning_rate(settings, step - first_step if not resume else settings.warmup, progress)
+            for group in optimizer.param_groups:
+                group["lr"] = lr
+            batch = mask_words(ids, rate=settings.mask_rate, mask_id=vocabulary.mask_id,
+                               n_special=vocabulary.n_special, vocab_size=len(vocabulary), generator=masks)  # fmt: skip
+            model.train()
+            if batch.targets.numel():
+                loss = torch.nn.functional.cross_entropy(
+                    trained(batch.inputs, predict_at=batch.chosen).logits, batch.targets
+                )
+            else:  # nothing to predict (a batch of unknown words): a zero loss keeps the ranks' steps in lockstep
+                loss = trained(batch.inputs).logits.sum() * 0.0
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            step += 1
+            tokens_seen += int((ids != vocabulary.pad_id).sum()) * world_size
+            if rank != 0:
+                continue
+            now = time.monotonic()
+            evaluation = None
+            if step % settings.eval_every == 0:
+                evaluation = evaluate(model, vocabulary, corpus, max_lines=settings.eval_lines, counts=counts)
+                _append_metrics(out, {"event": "eval", "step": step, **evaluation})
+            report = StepReport(step, loss.item(), lr, tokens_seen / max(now - started, 1e-9), now - started,
+                                min(progress, 1.0), evaluation)  # fmt: skip
+            result.history.append(report)
+            if step % settings.log_every == 0:
+                _append_metrics(
+                    out, {"event": "step", **{k: v for k, v in asdict(report).items() if k != "evaluation"}}
+                )
+            if on_step is not None:
+                on_step(report)
+            if out is not None and now - last_save >= settings.save_every_s:
+                save_checkpoint(out, model, vocabulary, step=step, optimizer_state=optimizer_tensors(optimizer))
+                last_save = now
+    result.step = step
+    if world_size > 1:
+        difference = _ranks_agree(model)
+        if rank == 0:
+            _append_metrics(
+                out, {"event": "ddp_sync", "step": step, "world_size": world_size, "max_abs_diff": difference}
+            )
+    if rank == 0:
+        if out is not None:
+            save_checkpoint(out, model, vocabulary, step=step, optimizer_state=optimizer_tensors(optimizer))
+        final = evaluate(model, vocabulary, corpus, max_lines=settings.eval_lines, counts=counts)
+        _append_metrics(out, {"event": "end", "step": step, "elapsed_s": time.monotonic() - started, **final})
+        if on_step is not None and result.history:
+            on_step(replace(result.history[-1], evaluation=final, progress=1.0))
+    if world_size > 1:
+        dist.destroy_process_group()
+    return result
+
+
+def _progress_bar(settings: TrainSettings) -> Callable[[StepReport], None]:
+    from tqdm import tqdm
+
+    bar = tqdm(total=1000, unit="‰", bar_format="{l_bar}{bar}| {elapsed}<{remaining} {postfix}")
+    best: dict[str, float] = {}
+
+    def on_step(report: StepReport) -> None:
+        bar.update(int(report.progress * 1000) - bar.n)
+        if report.evaluation:
+            best.update(top1=report.evaluation["top1"], bigram=report.evaluation["bigram_top1"])
+        bar.set_postfix(step=report.step, loss=f"{report.loss:.3f}", tok_s=f"{report.tokens_per_s:,.0f}",
+                        **{k: f"{v:.1%}" for k, v in best.items()})  # fmt: skip
+        if report.progress >= 1.0:
+            bar.close()
+
+    return on_step
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Train the masked-language model on a corpus.")
+    parser.add_argument(
+        "--corpus", default="quran", help="quran (default), hadith, or a UTF-8 text file, one line each"
+    )
+    parser.add_argument("--out", required=True, help="checkpoint folder (created; saved into atomically)")
+    parser.add_argument("--minutes", type=float, default=None, help="time budget (default 10 when --steps is absent)")
+    parser.add_argument("--steps", type=int, default=None, help="step budget")
+    parser.add_argument("--preset", default="quran", help="model size: tiny, small, base, quran")
+    parser.add_argument("--lr", type=float, default=TrainSettings.lr, help="peak learning rate")
+    parser.add_argument("--batch-size", type=int, default=TrainSettings.batch_size, help="sentences per step")
+    parser.add_argument("--mask-rate", type=float, default=TrainSettings.mask_rate, help="share of words masked")
+    parser.add_argument("--seed", type=int, default=0, help="seed for weights, batch order and masks")
+    parser.add_argument("--resume", action="store_true", help="continue the checkpoint in --out")
+    parser.add_argument("--threads", type=int, default=None, help="torch threads per process (default: all cores)")
+    args = parser.parse_args(argv)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    minutes = args.minutes if args.minutes is not None or args.steps is not None else 10.0
+    settings = TrainSettings(steps=args.steps, minutes=minutes, lr=args.lr, batch_size=args.batch_size,
+                             mask_rate=args.mask_rate, seed=args.seed)  # fmt: skip
+    try:
+        corpus = load_corpus(args.corpus)
+        rank = int(os.environ.get("RANK", "0"))
+        result = train(corpus, args.preset, settings, out=args.out, resume=args.resume,
+                       on_step=_progress_bar(settings) if rank == 0 else None)  # fmt: skip
+    except (CorpusError, CheckpointError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if int(os.environ.get("RANK", "0")) == 0:
+        print(f"saved step {result.step} to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
