@@ -37,6 +37,7 @@ def _atomic_write(path: Path, write: Callable[[str], None]) -> None:
         write(temporary)
         with open(temporary, "rb") as f:
             os.fsync(f.fileno())
+        os.chmod(temporary, 0o644)  # mkstemp makes files private; a checkpoint is meant to be shared
         os.replace(temporary, path)
     finally:
         if os.path.exists(temporary):

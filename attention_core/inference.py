@@ -15,7 +15,7 @@ from pathlib import Path
 import torch
 
 from attention_core.checkpoint import load_checkpoint
-from attention_core.embeddings import TableEmbedding
+from attention_core.embeddings import Sentence, TableEmbedding
 from attention_core.encoder import MaskedLanguageModel
 from attention_core.text import Token, tokenize
 from attention_core.vocabulary import CLS, MASK, Vocabulary
@@ -81,6 +81,16 @@ class TrainedModel:
         tokens, ids, known = self._ids(tokens_with_masks(text) if isinstance(text, str) else list(text))
         out = self.model(ids, need_weights=True, predict=False)
         return Analysis(tuple(tokens), known, out.V[0], torch.stack([w[0] for w in out.weights]))
+
+    def sentence(self, tokens: list[Token], use_position: bool = True) -> Sentence:
+        """The sentence as the model's first layer sees it (without its [CLS]): trained word vectors, plus the
+        positional encoding of the places the words take after [CLS] when use_position is on."""
+        analysis = self.analyze(tokens)
+        V = analysis.V[1:]
+        words = self.embedding().lookup([t.norm for t in analysis.tokens[1:]])[0]
+        return Sentence(
+            tokens=analysis.tokens[1:], words=words, V=V if use_position else words, known=analysis.known[1:]
+        )
 
     def embedding(self) -> TableEmbedding:
         """The trained word vectors (scaled by √d, as the model scales them) as an embedding table."""

@@ -29,7 +29,7 @@ from attention_core.checkpoint import OPTIMIZER, CheckpointError, load_checkpoin
 from attention_core.corpora import Corpus, CorpusError, load_corpus
 from attention_core.encoder import EncoderConfig, MaskedLanguageModel, preset
 from attention_core.evaluate import evaluate
-from attention_core.masking import mask_words
+from attention_core.masking import MaskedBatch, mask_words
 from attention_core.vocabulary import Vocabulary, build_vocabulary
 
 
@@ -37,9 +37,10 @@ from attention_core.vocabulary import Vocabulary, build_vocabulary
 class TrainSettings:
     steps: int | None = None  # stop after this many steps (None: only the time budget counts)
     minutes: float | None = 10.0  # stop after this many minutes of training (None: only steps count)
-    lr: float = 3e-3  # peak learning rate of AdamW, reached after the warm-up, then cosine decay to 10 %
+    lr: float = 6e-3  # peak learning rate of AdamW, reached after the warm-up, then cosine decay to 10 %
     batch_size: int = 96  # sentences per step (one ayah each for the Qur'an: about 1,200 words)
     warmup: int = 200  # steps of linear warm-up
+    final_lr: float = 0.1  # the cosine decay ends at this share of the peak learning rate
     weight_decay: float = 0.1  # small corpora overfit; decay keeps the word vectors modest
     mask_rate: float = 0.15  # share of words chosen for prediction (BERT: 15 %)
     seed: int = 0  # seeds the weights, the batch order and the masks
@@ -79,10 +80,11 @@ def set_seed(seed: int) -> None:
 
 
 def learning_rate(settings: TrainSettings, step: int, progress: float) -> float:
-    """Linear warm-up, then cosine decay from lr to lr/10 over the budget."""
+    """Linear warm-up, then cosine decay from lr to lr · final_lr over the budget."""
     if step < settings.warmup:
         return settings.lr * (step + 1) / settings.warmup
-    return settings.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0))))
+    cosine = 0.5 * (1 + math.cos(math.pi * min(progress, 1.0)))
+    return settings.lr * (settings.final_lr + (1 - settings.final_lr) * cosine)
 
 
 def _optimizer(model: torch.nn.Module, settings: TrainSettings) -> torch.optim.AdamW:
@@ -149,6 +151,36 @@ def _start(corpus: Corpus, config: EncoderConfig | str, settings: TrainSettings,
     return MaskedLanguageModel(replace(base, vocab_size=len(vocabulary))), vocabulary, 0, None
 
 
+def _progress(settings: TrainSettings, steps_done: int, elapsed_s: float) -> float:
+    """Share of the budget used: the larger of the step share and the time share."""
+    by_steps = steps_done / settings.steps if settings.steps else 0.0
+    by_time = elapsed_s / (60 * settings.minutes) if settings.minutes else 0.0
+    return max(by_steps, by_time)
+
+
+def _agreed(stop: bool, world_size: int) -> bool:
+    """Every rank stops at the same step (a rank that stopped alone would leave the others waiting forever)."""
+    if world_size == 1:
+        return stop
+    flag = torch.tensor(float(stop))
+    dist.all_reduce(flag, op=dist.ReduceOp.MAX)
+    return bool(flag)
+
+
+def _train_step(trained: torch.nn.Module, optimizer: torch.optim.Optimizer, batch: MaskedBatch) -> torch.Tensor:
+    """One optimisation step on a masked batch; returns the loss."""
+    if batch.targets.numel():
+        logits = trained(batch.inputs, predict_at=batch.chosen).logits
+        loss = torch.nn.functional.cross_entropy(logits, batch.targets)
+    else:  # nothing to predict (a batch of unknown words): a zero loss keeps the ranks' steps in lockstep
+        loss = trained(batch.inputs).logits.sum() * 0.0
+    optimizer.zero_grad(set_to_none=True)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(trained.parameters(), 1.0)
+    optimizer.step()
+    return loss.detach()
+
+
 def train(
     corpus: Corpus,
     config: EncoderConfig | str = "quran",
@@ -159,7 +191,9 @@ def train(
     on_step: Callable[[StepReport], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
 ) -> TrainResult:
-    """Train on corpus.train, evaluate on corpus.held_out; save to `out` (if given) atomically and periodically."""
+    """Train on corpus.train, evaluate on corpus.held_out; save to `out` (if given) atomically and periodically.
+
+    Resuming restarts the cosine schedule over the new budget, without warm-up."""
     out = Path(out) if out is not None else None
     rank, world_size = _distributed()
     model, vocabulary, step, saved_optimizer = _start(corpus, config, settings, out, resume)
@@ -169,57 +203,43 @@ def train(
         load_optimizer_tensors(optimizer, saved_optimizer)
     sequences = encode_lines(corpus.train, vocabulary, model.config.max_len)
     counts = BigramCounts(sequences, len(vocabulary), vocabulary.n_special) if rank == 0 else None
-    batch_order = torch.Generator().manual_seed(settings.seed)  # identical on every rank: ranks take turns
+    batch_order = torch.Generator().manual_seed(settings.seed)  # the same on every rank: ranks take turns
     masks = torch.Generator().manual_seed(settings.seed * 1000 + rank + step)
     result = TrainResult(model, vocabulary, step)
     first_step, started, last_save, tokens_seen = step, time.monotonic(), time.monotonic(), 0
     if rank == 0:
-        save_checkpoint(out, model, vocabulary, step=step) if out is not None and not resume else None
-        start = {"event": "start", "step": step, "config": asdict(model.config), "settings": asdict(settings)}
-        _append_metrics(out, {**start, "world_size": world_size, "vocab_size": len(vocabulary), "corpus": corpus.name})
+        if out is not None and not resume:
+            save_checkpoint(out, model, vocabulary, step=step)
+        begin = {"event": "start", "step": step, "config": asdict(model.config), "settings": asdict(settings)}
+        _append_metrics(out, {**begin, "world_size": world_size, "vocab_size": len(vocabulary), "corpus": corpus.name})
+    model.train()
     done = False
     while not done:
         for ids in length_bucketed_batches(
             sequences, settings.batch_size, batch_order, rank=rank, world_size=world_size
         ):
-            elapsed = time.monotonic() - started
-            progress = max((step - first_step) / settings.steps if settings.steps else 0.0,
-                           elapsed / (60 * settings.minutes) if settings.minutes else 0.0)  # fmt: skip
-            stop = progress >= 1.0 or (should_stop is not None and should_stop())
-            if world_size > 1:  # every rank stops at the same step, or DDP would wait forever
-                flag = torch.tensor(float(stop))
-                dist.all_reduce(flag, op=dist.ReduceOp.MAX)
-                stop = bool(flag)
-            if stop:
-                done = True
+            progress = _progress(settings, step - first_step, time.monotonic() - started)
+            done = _agreed(progress >= 1.0 or (should_stop is not None and should_stop()), world_size)
+            if done:
                 break
-            lr = learning_rate(settings, step - first_step if not resume else settings.warmup, progress)
+            lr = learning_rate(settings, settings.warmup if resume else step - first_step, progress)
             for group in optimizer.param_groups:
                 group["lr"] = lr
             batch = mask_words(ids, rate=settings.mask_rate, mask_id=vocabulary.mask_id,
                                n_special=vocabulary.n_special, vocab_size=len(vocabulary), generator=masks)  # fmt: skip
-            model.train()
-            if batch.targets.numel():
-                loss = torch.nn.functional.cross_entropy(
-                    trained(batch.inputs, predict_at=batch.chosen).logits, batch.targets
-                )
-            else:  # nothing to predict (a batch of unknown words): a zero loss keeps the ranks' steps in lockstep
-                loss = trained(batch.inputs).logits.sum() * 0.0
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            optimizer.step()
+            loss = _train_step(trained, optimizer, batch)
             step += 1
             tokens_seen += int((ids != vocabulary.pad_id).sum()) * world_size
             if rank != 0:
                 continue
-            now = time.monotonic()
             evaluation = None
             if step % settings.eval_every == 0:
                 evaluation = evaluate(model, vocabulary, corpus, max_lines=settings.eval_lines, counts=counts)
                 _append_metrics(out, {"event": "eval", "step": step, **evaluation})
-            report = StepReport(step, loss.item(), lr, tokens_seen / max(now - started, 1e-9), now - started,
-                                min(progress, 1.0), evaluation)  # fmt: skip
+                model.train()
+            elapsed = time.monotonic() - started
+            report = StepReport(step, loss.item(), lr, tokens_seen / max(elapsed, 1e-9), elapsed, min(progress, 1.0),
+                                evaluation)  # fmt: skip
             result.history.append(report)
             if step % settings.log_every == 0:
                 _append_metrics(
@@ -227,26 +247,33 @@ def train(
                 )
             if on_step is not None:
                 on_step(report)
-            if out is not None and now - last_save >= settings.save_every_s:
+            if out is not None and time.monotonic() - last_save >= settings.save_every_s:
                 save_checkpoint(out, model, vocabulary, step=step, optimizer_state=optimizer_tensors(optimizer))
-                last_save = now
+                last_save = time.monotonic()
     result.step = step
+    _finish(result, optimizer, corpus, settings, out, counts, rank, world_size, started, on_step)
+    return result
+
+
+def _finish(result: TrainResult, optimizer: torch.optim.Optimizer, corpus: Corpus, settings: TrainSettings,
+            out: Path | None, counts: BigramCounts | None, rank: int, world_size: int, started: float,
+            on_step: Callable[[StepReport], None] | None) -> None:  # fmt: skip
+    """Check the ranks agree, save the final checkpoint, log the final held-out score."""
     if world_size > 1:
-        difference = _ranks_agree(model)
+        difference = _ranks_agree(result.model)
         if rank == 0:
-            _append_metrics(
-                out, {"event": "ddp_sync", "step": step, "world_size": world_size, "max_abs_diff": difference}
-            )
+            _append_metrics(out, {"event": "ddp_sync", "step": result.step, "world_size": world_size,
+                                  "max_abs_diff": difference})  # fmt: skip
     if rank == 0:
         if out is not None:
-            save_checkpoint(out, model, vocabulary, step=step, optimizer_state=optimizer_tensors(optimizer))
-        final = evaluate(model, vocabulary, corpus, max_lines=settings.eval_lines, counts=counts)
-        _append_metrics(out, {"event": "end", "step": step, "elapsed_s": time.monotonic() - started, **final})
+            save_checkpoint(out, result.model, result.vocabulary, step=result.step,
+                            optimizer_state=optimizer_tensors(optimizer))  # fmt: skip
+        final = evaluate(result.model, result.vocabulary, corpus, max_lines=settings.eval_lines, counts=counts)
+        _append_metrics(out, {"event": "end", "step": result.step, "elapsed_s": time.monotonic() - started, **final})
         if on_step is not None and result.history:
             on_step(replace(result.history[-1], evaluation=final, progress=1.0))
     if world_size > 1:
         dist.destroy_process_group()
-    return result
 
 
 def _progress_bar(settings: TrainSettings) -> Callable[[StepReport], None]:

@@ -3,9 +3,8 @@
 import streamlit as st
 
 from attention_core.attention import attend_heads, random_projections
-from attention_core.embeddings import embed_sentence
 from attention_core.figures import dimension_labels, heatmap, product_shape, weights_kind, word_labels
-from ui.controls import embedding_controls, sentence_input
+from ui.controls import embed, embedding_controls, sentence_input
 from ui.navigation import ensure_app_frame
 from ui.show import flag_unknown_words, show_step
 
@@ -44,9 +43,7 @@ temperature = temperature_col.slider(
 if sentence is None:
     st.stop()
 
-embedded = embed_sentence(
-    list(sentence.tokens), choice.kind, d=choice.d, seed=choice.seed, use_position=choice.use_position
-)
+embedded = embed(sentence, choice)
 labels = word_labels(embedded.labels, embedded.known)
 flag_unknown_words(embedded.labels, embedded.known)
 V = embedded.V

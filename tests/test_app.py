@@ -27,12 +27,12 @@ def figures(at: AppTest) -> list[dict]:
 
 
 def word_axes(at: AppTest) -> list[tuple[list[str], list[str]]]:
-    """(x labels, y labels) of every word × word heatmap on the page."""
+    """(x labels, y labels) of every word × word heatmap on the page, without the unknown-word mark."""
     axes = []
     for figure in figures(at):
         x, y = figure["layout"]["xaxis"]["ticktext"], figure["layout"]["yaxis"]["ticktext"]
         if x == y:
-            axes.append((x, y))
+            axes.append(([w.removesuffix(UNKNOWN_MARK) for w in x], [w.removesuffix(UNKNOWN_MARK) for w in y]))
     return axes
 
 
@@ -57,7 +57,10 @@ def test_typed_words_label_every_heatmap(page: str, text: str, words: list[str],
         assert (figure["layout"]["yaxis"].get("side") == "right") == rtl
 
 
-SIMILARITY_SWITCHES = [
+SIMILARITY_SWITCHES = [  # sources first: "automatic" is the Qur'an model for Arabic and random for English
+    ("radio", "similarity_embedding", "one-hot"),
+    ("radio", "similarity_embedding", "Qurʾān model"),
+    ("radio", "similarity_embedding", "random"),
     ("toggle", "similarity_scale", True),
     ("toggle", "similarity_softmax", True),
     ("radio", "similarity_metric", "cosine"),
@@ -72,6 +75,9 @@ TRAINABLE_SWITCHES = [
     ("toggle", "trainable_softmax", False),
     ("slider", "trainable_temperature", 2.5),
     ("select_slider", "trainable_heads", 4),
+    ("radio", "trainable_embedding", "one-hot"),
+    ("radio", "trainable_embedding", "Qurʾān model"),
+    ("radio", "trainable_embedding", "random"),
     ("select_slider", "trainable_d", 16),
     ("number_input", "trainable_seed", 7),
     ("toggle", "trainable_position", False),
@@ -142,6 +148,23 @@ def test_example_button_fills_the_sentence_and_follows_to_the_next_page() -> Non
     assert word_axes(at)[0][0] == ARABIC_WORDS
     at = at.switch_page("pages/trainable.py").run()
     assert at.text_input(key="trainable_sentence").value == ARABIC
+
+
+def test_arabic_uses_the_trained_model_and_flags_unknown_words() -> None:
+    at = type_sentence(open_page("similarity"), "similarity", ARABIC)
+    assert_clean(at)
+    x_labels = figures(at)[1]["layout"]["xaxis"]["ticktext"]
+    # الطالب and المدرسة never occur in the Qur'an: they are marked, the two Qur'anic words are not.
+    assert x_labels == ["ذَهَبَ", "الطالبُ" + UNKNOWN_MARK, "إلى", "المدرسةِ" + UNKNOWN_MARK]
+    assert any("الطالبُ" in w.value and "[UNK]" in w.value for w in at.warning)
+    assert "(4 × 128)" in " ".join(c.value for c in at.caption)  # the trained vectors are 128 wide
+    at = flip(at, "radio", "similarity_embedding", "random")
+    assert not at.warning and "(4 × 64)" in " ".join(c.value for c in at.caption)
+
+
+def test_the_app_credits_the_quran_text() -> None:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    assert any("quran-text" in c.value and "CC-BY-4.0" in c.value for c in at.sidebar.caption)
 
 
 def test_idea_page_draws_the_raw_story() -> None:

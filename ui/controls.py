@@ -6,9 +6,10 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from attention_core.embeddings import EmbeddingKind
+from attention_core.embeddings import Sentence, embed_sentence
 from attention_core.text import MAX_TOKENS, ReadSentence, read_sentence
 from ui.examples import DEFAULT_SENTENCE, EXAMPLES
+from ui.models import shipped_model
 
 # The sentence follows the user from page to page: widget state is dropped when a page stops drawing the
 # widget, so the text is also kept under a plain session key that no widget owns.
@@ -52,12 +53,26 @@ def sentence_input(page: str) -> ReadSentence | None:
     return sentence
 
 
+AUTOMATIC, TRAINED = "automatic", "Qurʾān model"
+SOURCES = [AUTOMATIC, TRAINED, "random", "one-hot"]
+
+
 @dataclass(frozen=True)
 class EmbeddingChoice:
-    kind: EmbeddingKind
+    source: str  # one of SOURCES
     d: int
     seed: int
     use_position: bool
+
+
+def embed(sentence: ReadSentence, choice: EmbeddingChoice) -> Sentence:
+    """The sentence as V from the chosen source; "automatic" uses the trained model for Arabic sentences."""
+    source = choice.source
+    if source == AUTOMATIC:
+        source = TRAINED if sentence.rtl else "random"
+    if source == TRAINED:
+        return shipped_model().sentence(list(sentence.tokens), choice.use_position)
+    return embed_sentence(list(sentence.tokens), source, d=choice.d, seed=choice.seed, use_position=choice.use_position)
 
 
 def embedding_controls(page: str) -> EmbeddingChoice:
@@ -66,10 +81,11 @@ def embedding_controls(page: str) -> EmbeddingChoice:
     sidebar.subheader("Word vectors")
     kind = sidebar.radio(
         "Source",
-        ["random", "one-hot"],
+        SOURCES,
         key=f"{page}_embedding",
-        horizontal=True,
-        help="random: a seeded random vector per word (the same word always gets the same vector). "
+        help="automatic: the Qurʾān model's trained vectors for Arabic sentences, random ones otherwise. "
+        "Qurʾān model: word vectors learned by masked-word training on the Qurʾān (d = 128). "
+        "random: a seeded random vector per word (the same word always gets the same vector). "
         "one-hot: each distinct word gets its own axis, so a word resembles only itself.",
     )
     d = sidebar.select_slider(
@@ -77,8 +93,9 @@ def embedding_controls(page: str) -> EmbeddingChoice:
         [8, 16, 32, 64, 128],
         value=64,
         key=f"{page}_d",
-        disabled=kind == "one-hot",
-        help="One-hot vectors are as wide as the number of distinct words.",
+        disabled=kind not in ("random", AUTOMATIC),
+        help="Only random vectors can take any width: one-hot vectors are as wide as the number of distinct "
+        "words, the trained model's are 128 wide.",
     )
     seed = sidebar.number_input("Seed of the random vectors", 0, 9999, 0, key=f"{page}_seed", disabled=kind != "random")
     use_position = sidebar.toggle(
@@ -88,4 +105,4 @@ def embedding_controls(page: str) -> EmbeddingChoice:
         help="Adds the sinusoidal position vector of Vaswani et al. (2017) to each word: without it, the "
         "sentence is a bag of words and word order cannot matter.",
     )
-    return EmbeddingChoice(kind=kind, d=int(d), seed=int(seed), use_position=use_position)
+    return EmbeddingChoice(source=kind, d=int(d), seed=int(seed), use_position=use_position)

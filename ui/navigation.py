@@ -12,6 +12,8 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
+from ui.models import MODEL_CREDIT
+
 SIDEBAR_NOTE = (
     "Attention is each word becoming a mix of the words it resembles. Start with raw similarity, "
     "then let attention learn its own views with W1, W2 and W3 (others call them Q, K, V)."
@@ -32,6 +34,7 @@ def frame_app() -> StreamlitPage:
     st.set_page_config(page_title="The attention explainer", page_icon="🔍", layout="wide")
     page = st.navigation(app_pages())
     st.sidebar.caption(SIDEBAR_NOTE)
+    st.sidebar.caption(MODEL_CREDIT)
     return page
 
 

@@ -1,0 +1,52 @@
+"""The shipped model through the inference API the app uses: fill the blank, look inside."""
+
+from __future__ import annotations
+
+import torch
+
+from attention_core import load_model
+from attention_core.inference import tokens_with_masks
+from attention_core.positional import RelativePositionBias, local_prior
+
+
+def test_shipped_model_fills_formulaic_blanks() -> None:
+    model = load_model()
+    predictions = model.fill_mask("ان الله على كل شيء [MASK]")  # "God has power over all things" (2:20 …)
+    assert predictions[0][0] == "قدير"
+    assert len(predictions) == 5 and all(0 <= p <= 1 for _, p in predictions)
+    assert [p for _, p in predictions] == sorted((p for _, p in predictions), reverse=True)
+    assert model.fill_mask("بسم الله [MASK] الرحيم", k=3)[0][0] == "الرحمن"
+
+
+def test_fill_mask_needs_a_blank() -> None:
+    model = load_model()
+    try:
+        model.fill_mask("بسم الله الرحمن الرحيم")
+    except ValueError as error:
+        assert "[MASK]" in str(error)
+    else:
+        raise AssertionError("a text without [MASK] must be refused")
+
+
+def test_analysis_has_every_layer_and_head() -> None:
+    model = load_model()
+    analysis = model.analyze("الحمد لله رب العالمين")
+    config = model.model.config
+    assert analysis.labels == ["[CLS]", "الحمد", "لله", "رب", "العالمين"]
+    assert analysis.V.shape == (5, config.d_model)
+    assert analysis.weights.shape == (config.n_layers, config.n_heads, 5, 5)
+    assert torch.allclose(analysis.weights.sum(-1), torch.ones(config.n_layers, config.n_heads, 5), atol=1e-5)
+    assert all(analysis.known)
+
+
+def test_mask_marker_survives_tokenisation() -> None:
+    assert [t.surface for t in tokens_with_masks("the [MASK] sat.")] == ["the", "[MASK]", "sat", "."]
+
+
+def test_local_prior_points_heads_at_neighbours() -> None:
+    prior = local_prior(4, 8)
+    offsets = list(range(-8, 9))
+    assert [offsets[int(prior[h].argmax())] for h in range(4)] == [-1, 1, -2, 2]
+    bias = RelativePositionBias(4, 8, local_init=True)(5)  # (1, nh, T, T)
+    assert bias.shape == (1, 4, 5, 5)
+    assert int(bias[0, 0, 3].argmax()) == 2 and int(bias[0, 1, 3].argmax()) == 4  # word 3 looks at 2, at 4
