@@ -40,11 +40,11 @@ class TrainSettings:
     lr: float = 6e-3  # peak learning rate of AdamW, reached after the warm-up, then cosine decay to 10 %
     batch_size: int = 96  # sentences per step (one ayah each for the Qur'an: about 1,200 words)
     warmup: int = 200  # steps of linear warm-up
-    final_lr: float = 0.1  # the cosine decay ends at this share of the peak learning rate
+    final_lr: float = 0.0  # the cosine decay ends at this share of the peak learning rate
     weight_decay: float = 0.1  # small corpora overfit; decay keeps the word vectors modest
     mask_rate: float = 0.15  # share of words chosen for prediction (BERT: 15 %)
     seed: int = 0  # seeds the weights, the batch order and the masks
-    eval_every: int = 500  # steps between held-out evaluations
+    eval_every: int = 1000  # steps between held-out evaluations (each costs about 2 s)
     eval_lines: int = 300  # held-out lines scored during training (the full score is attention_core.evaluate)
     log_every: int = 50  # steps between metric lines in metrics.jsonl
     save_every_s: float = 120.0  # seconds between checkpoint saves (and one at the end)

@@ -6,7 +6,8 @@
 Both train on the Qur'an's training split with the same vocabulary, model size (hidden 128, 2 layers, 4 heads,
 feed-forward 512), 15 % masking and AdamW. HF gets the usual recipe (sequences padded to 64, batch 64, the output
 layer at every position); ours uses its own pipeline (length-bucketed batches of 96 ayat, the output layer only at
-masked positions). Throughput is real (non-padding) tokens per second. Achieved GFLOP/s counts the model's matrix
+masked positions). Throughput is real (non-padding) tokens per second; HF's padded tokens per second are reported
+too, and the conservative speed-up divides by those. Achieved GFLOP/s counts the model's matrix
 multiplications (forward + backward = 3 × forward) and is compared with this machine's fp32 GEMM peak measured in
 the same run (torch.matmul, 2048 × 2048).
 """
@@ -67,20 +68,25 @@ def run_ours(config: EncoderConfig, sequences: list[list[int]], vocab_size: int,
             flops += 3 * forward_flops(config, *ids.shape, int(batch.chosen.sum()))
             if started and time.perf_counter() - started > seconds:
                 elapsed = time.perf_counter() - started
-                return {"tokens_per_s": tokens / elapsed, "gflops": flops / elapsed / 1e9, "steps_per_s": (steps - 20) / elapsed}
+                return {
+                    "tokens_per_s": tokens / elapsed,
+                    "gflops": flops / elapsed / 1e9,
+                    "steps_per_s": (steps - 20) / elapsed,
+                }
 
 
 def run_hf(config: EncoderConfig, sequences: list[list[int]], vocab_size: int, seconds: float) -> dict:
     from transformers import BertConfig, BertForMaskedLM
 
     torch.manual_seed(0)
-    hf = BertForMaskedLM(BertConfig(vocab_size=vocab_size, hidden_size=config.d_model, num_hidden_layers=config.n_layers,
-                                    num_attention_heads=config.n_heads, intermediate_size=config.d_ff,
-                                    max_position_embeddings=64, pad_token_id=0)).train()  # fmt: skip
+    hf_config = BertConfig(vocab_size=vocab_size, hidden_size=config.d_model, num_hidden_layers=config.n_layers,
+                           num_attention_heads=config.n_heads, intermediate_size=config.d_ff,
+                           max_position_embeddings=64, pad_token_id=0)  # fmt: skip
+    hf = BertForMaskedLM(hf_config).train()
     optimizer = torch.optim.AdamW(hf.parameters(), lr=1e-3)
     generator = torch.Generator().manual_seed(0)
     cut = [s[:64] for s in sequences]
-    tokens = flops = steps = 0
+    tokens = padded = flops = steps = 0
     started = None
     while True:
         order = torch.randperm(len(cut), generator=generator).tolist()
@@ -96,12 +102,14 @@ def run_hf(config: EncoderConfig, sequences: list[list[int]], vocab_size: int, s
             steps += 1
             if steps == 20:
                 started = time.perf_counter()
-                tokens = flops = 0
+                tokens = padded = flops = 0
             tokens += int((ids != 0).sum())
+            padded += ids.numel()
             flops += 3 * forward_flops(config, 64, 64, 64 * 64)
             if started and time.perf_counter() - started > seconds:
                 elapsed = time.perf_counter() - started
-                return {"tokens_per_s": tokens / elapsed, "gflops": flops / elapsed / 1e9, "steps_per_s": (steps - 20) / elapsed}
+                return {"tokens_per_s": tokens / elapsed, "padded_tokens_per_s": padded / elapsed,
+                        "gflops": flops / elapsed / 1e9, "steps_per_s": (steps - 20) / elapsed}  # fmt: skip
 
 
 def main() -> None:
@@ -123,7 +131,9 @@ def main() -> None:
         "gemm_peak_gflops": round(peak, 1),
         "ours": {k: round(v, 1) for k, v in ours.items()} | {"fraction_of_peak": round(ours["gflops"] / peak, 3)},
         "hf_bert": {k: round(v, 1) for k, v in hf.items()} | {"fraction_of_peak": round(hf["gflops"] / peak, 3)},
-        "speedup_tokens_per_s": round(ours["tokens_per_s"] / hf["tokens_per_s"], 2),
+        "speedup_real_tokens_per_s": round(ours["tokens_per_s"] / hf["tokens_per_s"], 2),
+        # Conservative: HF credited with every padded position as if it were a word.
+        "speedup_vs_hf_padded_tokens_per_s": round(ours["tokens_per_s"] / hf["padded_tokens_per_s"], 2),
     }
     print(json.dumps(report, indent=2))
 

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from attention_core.figures import UNKNOWN_MARK
+
 ROOT = Path(__file__).parents[1]
 OUTPUT = ROOT / "test-output" / "browser"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -77,9 +79,10 @@ def browser(server: str) -> Iterator[object]:
 
 
 def tick_labels(page: object, axis: str, chart: int) -> list[tuple[float, str]]:
-    """(x position on screen, text) of the tick labels of one Plotly chart, sorted left to right."""
+    """(x position on screen, text) of the tick labels of one Plotly chart, sorted left to right; the mark of
+    words outside the trained model's vocabulary is dropped."""
     texts = page.locator(".js-plotly-plot").nth(chart).locator(f".{axis}tick text")
-    return sorted((t.bounding_box()["x"], t.text_content()) for t in texts.all())
+    return sorted((t.bounding_box()["x"], t.text_content().removesuffix(UNKNOWN_MARK)) for t in texts.all())
 
 
 def wait_for_charts(page: object) -> None:
@@ -108,6 +111,9 @@ def test_page_opened_from_its_own_link_is_framed_by_the_app(server: str, browser
     nav = page.locator("[data-testid='stSidebarNav']").inner_text()
     assert "Trainable attention" in nav and "app" not in nav.split()
     assert page.get_by_text("Page not found").count() == 0
+    if path:  # the first thing typed on a fresh server's first page must stick
+        type_sentence(page, ARABIC)
+        assert sorted(text for _, text in tick_labels(page, "y", 0)) == sorted(ARABIC.split())
     assert page.locator("[data-testid='stException']").count() == 0
     page.close()
 

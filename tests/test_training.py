@@ -192,3 +192,14 @@ def test_two_process_ddp_ends_with_identical_weights(tmp_path: Path) -> None:
     assert sync["world_size"] == 2 and sync["step"] == 6
     assert sync["max_abs_diff"] == 0.0
     assert load_checkpoint(out)[2] == 6
+
+
+def test_train_cli_names_a_bad_corpus_file(tmp_path: Path, capsys) -> None:
+    from attention_core.train import main as train_main
+
+    binary = tmp_path / "data.bin"
+    binary.write_bytes(b"\x00\x01\x02")
+    assert train_main(["--corpus", str(binary), "--out", str(tmp_path / "out"), "--steps", "1"]) == 2
+    assert str(binary) in capsys.readouterr().err and not (tmp_path / "out").exists()
+    assert train_main(["--corpus", str(tmp_path / "missing.txt"), "--out", str(tmp_path / "out"), "--steps", "1"]) == 2
+    assert "no such file" in capsys.readouterr().err

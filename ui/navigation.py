@@ -3,8 +3,9 @@
 Why the second case exists: Streamlit still carries its legacy multipage mode. On a freshly started server, until
 some session has run app.py's `st.navigation`, a folder named `pages/` is auto-discovered and a URL such as
 /trainable runs pages/trainable.py on its own, without app.py. A teacher's shared link is often exactly that
-first visit (and Streamlit's AppTest starts every run that way). Such a page calls `frame_app()` itself, which
-puts the real navigation and page config in place for the rest of the run.
+first visit (and Streamlit's AppTest starts every run that way). Such a page calls `ensure_app_frame()`, which
+puts the real navigation in place and, on a session's first run, reruns so that app.py routes the page: widgets
+drawn in the legacy run would otherwise lose the first value a user types.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from streamlit.navigation.page import StreamlitPage
 
 from ui.models import MODEL_CREDIT
 
+_FRAMED = "app_frame_seen"  # session key: this session has had its first run
 SIDEBAR_NOTE = (
     "Attention is each word becoming a mix of the words it resembles. Start with raw similarity, "
     "then let attention learn its own views with W1, W2 and W3 (others call them Q, K, V)."
@@ -31,6 +33,7 @@ def app_pages() -> list[StreamlitPage]:
 
 def frame_app() -> StreamlitPage:
     """Page config, navigation and sidebar note; returns the page the URL asks for."""
+    st.session_state[_FRAMED] = True
     st.set_page_config(page_title="The attention explainer", page_icon="🔍", layout="wide")
     page = st.navigation(app_pages())
     st.sidebar.caption(SIDEBAR_NOTE)
@@ -45,4 +48,7 @@ def ensure_app_frame() -> None:
     except ImportError:  # a Streamlit without the legacy mode
         return
     if getattr(PagesManager, "uses_pages_directory", False):
+        first_run = _FRAMED not in st.session_state
         frame_app()
+        if first_run:  # nothing was clicked yet on a first run, so a rerun loses nothing
+            st.rerun()
