@@ -114,8 +114,9 @@ def test_a_saving_process_killed_at_any_moment_leaves_a_loadable_checkpoint(tmp_
         "while True:\n"
         "    step += 1; save_checkpoint(sys.argv[1], m, v, step=step); print(step, flush=True)\n"
     )
-    for delay in (1.5, 2.2, 2.9):
+    for delay in (0.05, 0.3, 0.7):
         process = subprocess.Popen([sys.executable, "-c", saver, str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE)
+        assert process.stdout.readline()  # a first checkpoint exists; now kill it while it saves the next ones
         time.sleep(delay)
         os.kill(process.pid, signal.SIGKILL)
         process.wait()
