@@ -18,11 +18,10 @@ from attention_core.checkpoint import load_checkpoint
 from attention_core.embeddings import Sentence, TableEmbedding
 from attention_core.encoder import MaskedLanguageModel
 from attention_core.text import Token, tokenize
-from attention_core.vocabulary import CLS, MASK, Vocabulary
+from attention_core.vocabulary import CLS, Vocabulary
 
 SHIPPED = Path(__file__).parent / "shipped" / "quran"
 CLS_TOKEN = Token(CLS, CLS, is_word=False)
-MASK_TOKEN = Token(MASK, MASK, is_word=False)
 
 
 @dataclass(frozen=True)
@@ -38,15 +37,11 @@ class Analysis:
     def labels(self) -> list[str]:
         return [t.surface for t in self.tokens]
 
-
-def tokens_with_masks(text: str) -> list[Token]:
-    """Tokenise text in which the literal "[MASK]" marks a blank (the tokenizer would split its brackets)."""
-    tokens: list[Token] = []
-    for i, piece in enumerate(text.split(MASK)):
-        if i:
-            tokens.append(MASK_TOKEN)
-        tokens.extend(tokenize(piece))
-    return tokens
+    def attention_from(self, position: int) -> tuple[list[str], torch.Tensor]:
+        """How the token at `position` spreads its attention: one row per (layer, head), shape (L·H, n)."""
+        n_layers, n_heads = self.weights.shape[:2]
+        rows = [f"layer {layer + 1} · head {head + 1}" for layer in range(n_layers) for head in range(n_heads)]
+        return rows, self.weights[:, :, position, :].reshape(n_layers * n_heads, -1)
 
 
 class TrainedModel:
@@ -62,10 +57,14 @@ class TrainedModel:
         known = tuple(t.norm in self.vocabulary.index for t in tokens)
         return tokens, torch.tensor([ids]), known
 
-    @torch.no_grad()
     def fill_mask(self, text: str, k: int = 5) -> list[tuple[str, float]]:
         """The k likeliest words for the first [MASK] in text, with their probabilities, best first."""
-        _, ids, _ = self._ids(tokens_with_masks(text))
+        return self.predict(tokenize(text), k)
+
+    @torch.no_grad()
+    def predict(self, tokens: list[Token], k: int = 5) -> list[tuple[str, float]]:
+        """fill_mask for tokens: the k likeliest words for the first [MASK] token."""
+        _, ids, _ = self._ids(tokens)
         blanks = (ids[0] == self.vocabulary.mask_id).nonzero().flatten()
         if len(blanks) == 0:
             raise ValueError("the text has no [MASK] to fill")
@@ -78,7 +77,7 @@ class TrainedModel:
     @torch.no_grad()
     def analyze(self, text: str | list[Token]) -> Analysis:
         """Tokens, V and every layer's per-head attention weights for a sentence (text or tokens)."""
-        tokens, ids, known = self._ids(tokens_with_masks(text) if isinstance(text, str) else list(text))
+        tokens, ids, known = self._ids(tokenize(text) if isinstance(text, str) else list(text))
         out = self.model(ids, need_weights=True, predict=False)
         return Analysis(tuple(tokens), known, out.V[0], torch.stack([w[0] for w in out.weights]))
 

@@ -51,8 +51,21 @@ def normalize_word(word: str) -> str:
     return text.translate(ALEF_VARIANTS).casefold()
 
 
+MASK = "[MASK]"  # a blank to fill: kept as one token (the masked-language model's own [MASK])
+
+
 def tokenize(text: str) -> list[Token]:
-    """Words and punctuation marks of `text`, in reading order (logical order, also for Arabic)."""
+    """Words and punctuation marks of `text`, in reading order (logical order, also for Arabic); the literal
+    "[MASK]" stays one token."""
+    tokens: list[Token] = []
+    for i, piece in enumerate(text.split(MASK)):
+        if i:
+            tokens.append(Token(MASK, MASK, is_word=False))
+        tokens.extend(_tokenize_plain(piece))
+    return tokens
+
+
+def _tokenize_plain(text: str) -> list[Token]:
     text = "".join(ch for ch in text if (ch not in INVISIBLE and unicodedata.category(ch) != "Cc") or ch in "\t\n")
     tokens: list[Token] = []
     i, n = 0, len(text)

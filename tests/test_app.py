@@ -172,3 +172,34 @@ def test_idea_page_draws_the_raw_story() -> None:
     assert_clean(at)
     assert word_axes(at)[0][0] == ["The", "cat", "is", "on", "the", "mat"]
     assert UNKNOWN_MARK not in json.dumps(figures(at))
+
+
+def test_fill_the_blank_guesses_and_shows_where_the_blank_looked() -> None:
+    at = type_sentence(open_page("fill_blank"), "fill", "إن الله على كل شيء [MASK]")
+    assert_clean(at)
+    guesses = at.dataframe[0].value
+    assert guesses["word"].iloc[0] == "قدير" and len(guesses) == 5
+    assert guesses["probability"].is_monotonic_decreasing
+    attention = figures(at)[0]
+    assert attention["layout"]["xaxis"]["ticktext"] == ["[CLS]", "إن", "الله", "على", "كل", "شيء", "[MASK]"]
+    assert len(attention["layout"]["yaxis"]["ticktext"]) == 8  # 2 layers × 4 heads
+    assert attention["layout"]["xaxis"]["autorange"] == "reversed"  # Arabic reads right to left
+    at = at.slider(key="fill_k").set_value(3).run()
+    assert len(at.dataframe[0].value) == 3
+
+
+def test_fill_the_blank_hides_a_clicked_word() -> None:
+    at = type_sentence(open_page("fill_blank"), "fill", "بسم الله الرحمن الرحيم")
+    assert_clean(at)
+    assert figures(at)[0]["layout"]["xaxis"]["ticktext"][-1] == "[MASK]"  # the last word is hidden first
+    at = at.pills(key="fill_hidden").set_value(2).run()
+    assert_clean(at)
+    assert at.dataframe[0].value["word"].iloc[0] == "الرحمن"
+    assert figures(at)[0]["layout"]["xaxis"]["ticktext"] == ["[CLS]", "بسم", "الله", "[MASK]", "الرحيم"]
+
+
+def test_fill_the_blank_with_english_flags_every_word() -> None:
+    at = type_sentence(open_page("fill_blank"), "fill", "The cat sat on the mat")
+    assert_clean(at)
+    assert any("[UNK]" in w.value for w in at.warning)
+    assert len(at.dataframe[0].value) == 5

@@ -5,8 +5,8 @@ from __future__ import annotations
 import torch
 
 from attention_core import load_model
-from attention_core.inference import tokens_with_masks
 from attention_core.positional import RelativePositionBias, local_prior
+from attention_core.text import tokenize
 
 
 def test_shipped_model_fills_formulaic_blanks() -> None:
@@ -40,7 +40,8 @@ def test_analysis_has_every_layer_and_head() -> None:
 
 
 def test_mask_marker_survives_tokenisation() -> None:
-    assert [t.surface for t in tokens_with_masks("the [MASK] sat.")] == ["the", "[MASK]", "sat", "."]
+    assert [t.surface for t in tokenize("the [MASK] sat.")] == ["the", "[MASK]", "sat", "."]
+    assert [t.norm for t in tokenize("[MASK][MASK]")] == ["[MASK]", "[MASK]"]
 
 
 def test_local_prior_points_heads_at_neighbours() -> None:

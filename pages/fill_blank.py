@@ -1,0 +1,56 @@
+"""Fill the blank: the trained model guesses a hidden word, and the heatmap shows where the blank looked."""
+
+import pandas as pd
+import streamlit as st
+
+from attention_core.figures import heatmap, word_labels
+from attention_core.text import MASK, Token
+from ui.controls import sentence_input
+from ui.models import shipped_model
+from ui.navigation import ensure_app_frame
+from ui.show import flag_unknown_words
+
+ensure_app_frame()
+
+st.title("Fill the blank: what the model learned by masking")
+st.markdown(
+    "The Arabic model was trained on one game only: hide a word, guess it from the others. Hide a word of your "
+    "sentence (or type `[MASK]`) and see its guesses. The only way the blank can learn about the other words is "
+    "attention, so the heatmap below shows everything it used: how much each of its heads looked at each word."
+)
+sentence = sentence_input("fill")
+if sentence is None:
+    st.stop()
+tokens = list(sentence.tokens)
+if not any(t.surface == MASK for t in tokens):
+    choices = [i for i, t in enumerate(tokens) if t.is_word]
+    if not choices:
+        st.info("Type a sentence with at least one word to hide.")
+        st.stop()
+    hidden = st.pills("Click a word to hide it", choices, default=choices[-1], key="fill_hidden",
+                      format_func=lambda i: tokens[i].surface, required=True)  # fmt: skip
+    tokens[hidden] = Token(MASK, MASK, is_word=False)
+k = st.slider("How many guesses", 1, 10, 5, key="fill_k")
+
+model = shipped_model()
+blank = next(i for i, t in enumerate(tokens) if t.surface == MASK)
+analysis = model.analyze(tokens)
+flag_unknown_words(analysis.labels[1:], analysis.known[1:])
+left, right = st.columns([1, 2])
+with left:
+    st.subheader("Its guesses")
+    guesses = pd.DataFrame(model.predict(tokens, k), columns=["word", "probability"])
+    st.dataframe(guesses, hide_index=True, column_config={
+        "probability": st.column_config.ProgressColumn("probability", min_value=0.0, max_value=1.0, format="%.3f")
+    })  # fmt: skip
+    st.caption("Probabilities of the model's softmax over its 5,639 words; only the first blank is guessed.")
+with right:
+    st.subheader("Where the blank looked")
+    rows, matrix = analysis.attention_from(blank + 1)  # +1: the model's [CLS] comes first
+    labels = word_labels(analysis.labels, analysis.known)
+    st.plotly_chart(heatmap(matrix, rows, labels, kind="weights", rtl=sentence.rtl), key="fill_attention")
+    st.caption(
+        "Row = one head of one layer; each row is a softmax over the sentence and sums to 1. "
+        "[CLS] is the start token every training sentence began with."
+    )
+st.caption("The model knows the Qurʾān's words only; words it never saw enter as [UNK] and are marked (?).")
