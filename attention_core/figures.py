@@ -19,11 +19,13 @@ UNKNOWN_MARK = " (?)"  # appended to the label of a word the embedding does not 
 #   weights: softmax rows, each in [0, 1] and summing to 1 → sequential scale fixed to [0, 1]
 #   cosine:  cosines in [-1, 1] → diverging scale fixed to [-1, 1], white at 0
 #   signed:  dot products, scores, vectors: any real number → diverging scale symmetric around 0
-MatrixKind = Literal["weights", "cosine", "signed"]
+#   sinusoid: sines and cosines (the positional encoding) → the same fixed [-1, 1] scale
+MatrixKind = Literal["weights", "cosine", "sinusoid", "signed"]
 CAPTIONS: dict[str, str] = {
     "weights": "Each row is a softmax: values in [0, 1] that sum to 1 across the row.",
     "cosine": "Cosine similarities lie in [-1, 1]: 1 same direction, 0 unrelated, -1 opposite.",
     "signed": "Blue is positive, red negative, white zero; the scale is symmetric around 0.",
+    "sinusoid": "Sines and cosines lie in [-1, 1]: blue +1, red -1, white 0.",
 }
 
 
@@ -45,7 +47,7 @@ def word_labels(surfaces: list[str], known: tuple[bool, ...] | list[bool] | None
 def _colour_range(matrix: torch.Tensor, kind: MatrixKind) -> dict[str, object]:
     if kind == "weights":
         return {"colorscale": "Blues", "zmin": 0.0, "zmax": 1.0}
-    if kind == "cosine":
+    if kind in ("cosine", "sinusoid"):
         return {"colorscale": "RdBu", "zmin": -1.0, "zmax": 1.0}
     bound = float(matrix.abs().max()) if matrix.numel() else 1.0
     bound = bound if bound > 0 else 1.0

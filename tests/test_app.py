@@ -203,3 +203,28 @@ def test_fill_the_blank_with_english_flags_every_word() -> None:
     assert_clean(at)
     assert any("[UNK]" in w.value for w in at.warning)
     assert len(at.dataframe[0].value) == 5
+
+
+def test_word_order_shuffle_changes_nothing_without_positions() -> None:
+    at = type_sentence(open_page("word_order"), "order", "the dog bit the man")
+    assert_clean(at)
+    pe = figures(at)[0]
+    assert pe["layout"]["yaxis"]["ticktext"] == ["1: the", "2: dog", "3: bit", "4: the", "5: man"]
+    assert (pe["data"][0]["zmin"], pe["data"][0]["zmax"]) == (-1, 1)
+    assert any("Sines and cosines" in c.value for c in at.caption)
+    assert float(at.metric[0].value) > 0.01  # with positions, the shuffle really changes attention
+    at = flip(at, "toggle", "order_position", False)
+    assert float(at.metric[0].value) < 1e-5  # without them, it only moves with the words
+    shuffled_before = figures(at)[2]["layout"]["xaxis"]["ticktext"]
+    at = at.button(key="order_shuffle").click().run()
+    assert_clean(at)
+    assert float(at.metric[0].value) < 1e-5
+    assert figures(at)[2]["layout"]["xaxis"]["ticktext"] != shuffled_before
+    assert sorted(figures(at)[2]["layout"]["xaxis"]["ticktext"]) == sorted(["the", "dog", "bit", "the", "man"])
+
+
+def test_word_order_arabic_with_the_trained_model() -> None:
+    at = type_sentence(open_page("word_order"), "order", "الحمد لله رب العالمين")
+    assert_clean(at)
+    assert "(4 × 128)" not in " ".join(c.value for c in at.caption)  # positions × dimensions caption instead
+    assert any("4 positions × 128 dimensions" in c.value for c in at.caption)

@@ -84,3 +84,16 @@ def test_weights_kind_matches_values() -> None:
 
 def test_product_shape_text() -> None:
     assert product_shape(torch.zeros(6, 64), torch.zeros(64, 6)) == "(6 × 64)·(64 × 6) = (6 × 6)"
+
+
+def test_shuffle_effect_is_zero_without_positions_and_not_with_them() -> None:
+    from attention_core.word_order import shuffle_effect, shuffled_order
+
+    tokens = tokenize("the quick brown fox jumps over the lazy dog")
+    order = shuffled_order(len(tokens), seed=5)
+    assert sorted(order) == list(range(len(tokens))) and order != list(range(len(tokens)))
+    for use_position, expect_zero in ((False, True), (True, False)):
+        typed = embed_sentence(tokens, "random", d=32, use_position=use_position)
+        mixed = embed_sentence([tokens[i] for i in order], "random", d=32, use_position=use_position)
+        effect = shuffle_effect(attend(typed.V).weights, attend(mixed.V).weights, order)
+        assert (effect.largest_change < 1e-5) == expect_zero
