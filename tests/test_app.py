@@ -228,3 +228,22 @@ def test_word_order_arabic_with_the_trained_model() -> None:
     assert_clean(at)
     assert "(4 × 128)" not in " ".join(c.value for c in at.caption)  # positions × dimensions caption instead
     assert any("4 positions × 128 dimensions" in c.value for c in at.caption)
+
+
+def test_multi_head_page_grid_toggles_and_explained_cell() -> None:
+    at = type_sentence(open_page("heads"), "heads", "قل هو الله احد")
+    assert_clean(at)
+    titles = [f["layout"]["title"].get("text") for f in figures(at)]
+    assert [t for t in titles if t and t[0] == "L" and "H" in t] == [f"L{l} H{h}" for l in (1, 2) for h in (1, 2, 3, 4)]
+    assert "L1 average" in titles and "L2 average" in titles
+    words = ["[CLS]", "قل", "هو", "الله", "احد"]
+    assert all(x == words for x, _ in word_axes(at))
+    picked_before = figures(at)[10]
+    at = flip(at, "toggle", "heads_W1", False)
+    assert_clean(at)
+    assert figures(at)[10] != picked_before  # identity W1 changes the picked head
+    assert any(r"\frac{x\,(xW_2 + b_2)^\top}" in latex.value for latex in at.latex)
+    at = flip(flip(at, "selectbox", "heads_layer", 2), "selectbox", "heads_head", 3)
+    at = flip(flip(at, "selectbox", "heads_i", 4), "selectbox", "heads_j", 3)
+    assert_clean(at)
+    assert "V2_{3}" in at.latex[-1].value and "B_{4,3}" in at.latex[-1].value

@@ -51,3 +51,20 @@ def test_local_prior_points_heads_at_neighbours() -> None:
     bias = RelativePositionBias(4, 8, local_init=True)(5)  # (1, nh, T, T)
     assert bias.shape == (1, 4, 5, 5)
     assert int(bias[0, 0, 3].argmax()) == 2 and int(bias[0, 1, 3].argmax()) == 4  # word 3 looks at 2, at 4
+
+
+def test_head_view_with_trained_projections_equals_the_models_own_weights() -> None:
+    from attention_core.heads import head_view
+    from attention_core.text import tokenize
+
+    model = load_model()
+    tokens = tokenize("قل هو الله احد")
+    analysis = model.analyze(tokens)
+    for layer in range(2):
+        for head in range(4):
+            view = head_view(model, tokens, layer, head)
+            assert torch.allclose(view.weights, analysis.weights[layer, head], atol=1e-5)
+    raw = head_view(model, tokens, 0, 1, use_W1=False, use_W2=False)
+    d_h = view.V1.shape[1]
+    x = raw.x[:, d_h : 2 * d_h]  # head 2's slice of the layer input
+    assert torch.allclose(raw.scores, x @ x.T / d_h**0.5 + raw.bias, atol=1e-5)  # the formula with W1 = W2 = I

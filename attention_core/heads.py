@@ -1,0 +1,103 @@
+"""One head of a trained model, recomputed from its parts so each part can be switched off.
+
+In layer l, head h reads x = LayerNorm(input of layer l) and computes V1 = x·W1 + b1, V2 = x·W2 + b2,
+V3 = x·W3 + b3 on its own slice of features h·d_h … (h+1)·d_h; scores = V1·V2ᵀ/√d_h + its position bias;
+weights = softmax(scores). Switching a W "off" replaces that projection by the identity on the same slice of x:
+the head then compares (or passes on) the raw features, as in the seed's V·Vᵀ story.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+
+from attention_core.inference import TrainedModel
+from attention_core.text import Token
+
+
+@dataclass(frozen=True)
+class HeadView:
+    tokens: tuple[Token, ...]  # [CLS] then the sentence
+    x: torch.Tensor  # (n, d) what the layer's attention reads (normalised)
+    V1: torch.Tensor  # (n, d_h) queries
+    V2: torch.Tensor  # (n, d_h) keys
+    V3: torch.Tensor  # (n, d_h) values
+    bias: torch.Tensor  # (n, n) the head's relative-position bias (zeros without one)
+    scores: torch.Tensor  # (n, n) V1·V2ᵀ/√d_h + bias
+    weights: torch.Tensor  # (n, n) softmax of the scores by row
+
+
+@torch.no_grad()
+def layer_inputs(trained: TrainedModel, tokens: list[Token]) -> tuple[tuple[Token, ...], list[torch.Tensor]]:
+    """The normalised input of every layer's attention, (n, d) each, for one sentence."""
+    model = trained.model
+    analysis = trained.analyze(tokens)
+    ids = torch.tensor([trained.vocabulary.encode(t.norm for t in analysis.tokens)])
+    x = model.embed(ids)
+    inputs = []
+    for layer in model.layers:
+        inputs.append(layer.norm1(x)[0])
+        x, _ = layer(x, None, False)
+    return analysis.tokens, inputs
+
+
+@torch.no_grad()
+def head_view(
+    trained: TrainedModel,
+    tokens: list[Token],
+    layer: int,
+    head: int,
+    *,
+    use_W1: bool = True,
+    use_W2: bool = True,
+    use_W3: bool = True,
+) -> HeadView:
+    """Head `head` of layer `layer`, with each of W1, W2, W3 trained (True) or the identity (False)."""
+    model = trained.model
+    all_tokens, inputs = layer_inputs(trained, tokens)
+    x = inputs[layer]
+    block = model.layers[layer]
+    d_h = block.attention.d_head
+    cols = slice(head * d_h, (head + 1) * d_h)
+
+    def project(linear: torch.nn.Linear, use: bool) -> torch.Tensor:
+        return (x @ linear.weight.T + linear.bias)[:, cols] if use else x[:, cols]
+
+    V1 = project(block.attention.W1, use_W1)
+    V2 = project(block.attention.W2, use_W2)
+    V3 = project(block.attention.W3, use_W3)
+    n = x.shape[0]
+    bias = block.position_bias(n)[0, head] if block.position_bias is not None else torch.zeros(n, n)
+    scores = V1 @ V2.T / math.sqrt(d_h) + bias
+    return HeadView(all_tokens, x, V1, V2, V3, bias, scores, torch.softmax(scores, dim=-1))
+
+
+def compare_with_raw(view: HeadView) -> tuple[torch.Tensor, torch.Tensor]:
+    """(raw, head − raw): raw = softmax(x·xᵀ/√d) of the same layer input, the seed's untrained attention."""
+    raw = torch.softmax(view.x @ view.x.T / math.sqrt(view.x.shape[1]), dim=-1)
+    return raw, view.weights - raw
+
+
+@dataclass(frozen=True)
+class Cell:
+    """Where one number of the heatmap comes from: (V1_i · V2_j) / √d_h + B_ij = score → weight."""
+
+    vectors: torch.Tensor  # (2, d_h): V1 of the row word, V2 of the column word
+    dot: float
+    root: float  # √d_h
+    bias: float
+    score: float
+    weight: float
+
+
+def explain_cell(view: HeadView, i: int, j: int) -> Cell:
+    return Cell(
+        vectors=torch.stack([view.V1[i], view.V2[j]]),
+        dot=float(view.V1[i] @ view.V2[j]),
+        root=math.sqrt(view.V1.shape[1]),
+        bias=float(view.bias[i, j]),
+        score=float(view.scores[i, j]),
+        weight=float(view.weights[i, j]),
+    )

@@ -1,0 +1,81 @@
+"""Multi-head attention of the trained model: every layer and head, one head taken apart, raw vs trained."""
+
+import streamlit as st
+
+from attention_core.figures import dimension_labels, heatmap, product_shape, word_labels
+from attention_core.heads import compare_with_raw, explain_cell, head_view
+from ui.controls import sentence_input
+from ui.models import shipped_model
+from ui.navigation import ensure_app_frame
+from ui.show import flag_unknown_words, show_step
+
+ensure_app_frame()
+
+st.title("Multi-head attention: what the trained heads learned")
+st.markdown(
+    "The Arabic model has 2 layers of 4 heads. Each head learned its own W1, W2, W3 (others say Q, K, V) and "
+    "so its own rule of who looks at whom. Switch a head's W's back to the identity to see how much of its "
+    "pattern is learned, and compare with the raw V·Vᵀ of the same words."
+)
+sentence = sentence_input("heads")
+if sentence is None:
+    st.stop()
+model = shipped_model()
+tokens = list(sentence.tokens)
+analysis = model.analyze(tokens)
+labels = word_labels(analysis.labels, analysis.known)
+flag_unknown_words(analysis.labels[1:], analysis.known[1:])
+n_layers, n_heads = analysis.weights.shape[:2]
+rtl = sentence.rtl
+
+st.subheader("Every layer and head")
+for layer in range(n_layers):
+    columns = st.columns(n_heads + 1)
+    for head in range(n_heads):
+        columns[head].plotly_chart(heatmap(analysis.weights[layer, head], labels, labels, kind="weights", rtl=rtl,
+                                           title=f"L{layer + 1} H{head + 1}", height=300, compact=True),
+                                   key=f"heads_grid_{layer}_{head}")  # fmt: skip
+    columns[n_heads].plotly_chart(heatmap(analysis.weights[layer].mean(0), labels, labels, kind="weights", rtl=rtl,
+                                          title=f"L{layer + 1} average", height=300, compact=True),
+                                  key=f"heads_average_{layer}")  # fmt: skip
+
+pick_layer, pick_head, w1, w2, w3 = st.columns(5)
+layer = pick_layer.selectbox("Layer", range(1, n_layers + 1), key="heads_layer") - 1
+head = pick_head.selectbox("Head", range(1, n_heads + 1), key="heads_head") - 1
+use_W1 = w1.toggle("trained W1", value=True, key="heads_W1", help="off: V1 = the head's slice of x")
+use_W2 = w2.toggle("trained W2", value=True, key="heads_W2", help="off: V2 = the head's slice of x")
+use_W3 = w3.toggle("trained W3", value=True, key="heads_W3", help="off: V3 = the head's slice of x")
+view = head_view(model, tokens, layer, head, use_W1=use_W1, use_W2=use_W2, use_W3=use_W3)
+d_h = view.V1.shape[1]
+w = lambda i, on: rf"(xW_{i} + b_{i})" if on else "x"  # noqa: E731 — the formula shows x for an identity W
+show_step(
+    f"Layer {layer + 1}, head {head + 1}",
+    rf"A = \mathrm{{softmax}}\!\left(\frac{{{w(1, use_W1)}\,{w(2, use_W2)}^\top}}{{\sqrt{{{d_h}}}}} + B\right)",
+    product_shape(view.V1, view.V2.T) + f", plus the head's position bias B ({len(labels)} × {len(labels)})",
+    "x is what this layer reads (normalised); B is the head's learned bias for each distance between words.",
+    heatmap(view.weights, labels, labels, kind="weights", rtl=rtl),
+    "weights",
+    "heads_picked",
+)
+
+st.subheader("Raw V·Vᵀ against the trained head")
+raw, difference = compare_with_raw(view)
+raw_col, trained_col, difference_col = st.columns(3)
+raw_col.plotly_chart(heatmap(raw, labels, labels, kind="weights", rtl=rtl, title="raw: softmax(x·xᵀ/√d)",
+                             height=360, compact=True), key="heads_raw")  # fmt: skip
+trained_col.plotly_chart(heatmap(view.weights, labels, labels, kind="weights", rtl=rtl, title="this head",
+                                 height=360, compact=True), key="heads_trained")  # fmt: skip
+difference_col.plotly_chart(heatmap(difference, labels, labels, kind="signed", rtl=rtl,
+                                    title="head − raw", height=360, compact=True), key="heads_difference")  # fmt: skip
+st.caption("Raw similarity makes every word look mostly at itself; the trained head looks elsewhere on purpose.")
+
+st.subheader("One cell, explained")
+query_col, key_col = st.columns(2)
+i = query_col.selectbox("Row word (query)", range(len(labels)), format_func=labels.__getitem__, key="heads_i")
+j = key_col.selectbox("Column word (key)", range(len(labels)), format_func=labels.__getitem__, key="heads_j")
+cell = explain_cell(view, i, j)
+st.plotly_chart(heatmap(cell.vectors, [f"V1 of {labels[i]}", f"V2 of {labels[j]}"], dimension_labels(d_h),
+                        kind="signed", columns="dimensions", height=220), key="heads_pair")  # fmt: skip
+st.latex(rf"\frac{{V1_{{{i}}}\cdot V2_{{{j}}}}}{{\sqrt{{{d_h}}}}} + B_{{{i},{j}}}"
+         rf" = \frac{{{cell.dot:.3f}}}{{{cell.root:.2f}}} + {cell.bias:.3f} = {cell.score:.3f}")  # fmt: skip
+st.caption(f"After the softmax of row {labels[i]}, this cell's weight is {cell.weight:.3f}.")
