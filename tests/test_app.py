@@ -234,7 +234,9 @@ def test_multi_head_page_grid_toggles_and_explained_cell() -> None:
     at = type_sentence(open_page("heads"), "heads", "قل هو الله احد")
     assert_clean(at)
     titles = [f["layout"]["title"].get("text") for f in figures(at)]
-    assert [t for t in titles if t and t[0] == "L" and "H" in t] == [f"L{l} H{h}" for l in (1, 2) for h in (1, 2, 3, 4)]
+    assert [t for t in titles if t and t[0] == "L" and "H" in t] == [
+        f"L{layer} H{head}" for layer in (1, 2) for head in (1, 2, 3, 4)
+    ]
     assert "L1 average" in titles and "L2 average" in titles
     words = ["[CLS]", "قل", "هو", "الله", "احد"]
     assert all(x == words for x, _ in word_axes(at))
