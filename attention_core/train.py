@@ -273,6 +273,7 @@ def _finish(result: TrainResult, optimizer: torch.optim.Optimizer, corpus: Corpu
         if on_step is not None and result.history:
             on_step(replace(result.history[-1], evaluation=final, progress=1.0))
     if world_size > 1:
+        dist.barrier()  # rank 0 saves and evaluates first: a rank leaving early would abort the group under load
         dist.destroy_process_group()
 
 
