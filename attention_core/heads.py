@@ -32,15 +32,13 @@ class HeadView:
 @torch.no_grad()
 def layer_inputs(trained: TrainedModel, tokens: list[Token]) -> tuple[tuple[Token, ...], list[torch.Tensor]]:
     """The normalised input of every layer's attention, (n, d) each, for one sentence."""
-    model = trained.model
-    analysis = trained.analyze(tokens)
-    ids = torch.tensor([trained.vocabulary.encode(t.norm for t in analysis.tokens)])
-    x = model.embed(ids)
+    all_tokens, ids, _ = trained.encode(tokens)
+    x = trained.model.embed(ids)
     inputs = []
-    for layer in model.layers:
+    for layer in trained.model.layers:
         inputs.append(layer.norm1(x)[0])
         x, _ = layer(x, None, False)
-    return analysis.tokens, inputs
+    return tuple(all_tokens), inputs
 
 
 @torch.no_grad()

@@ -51,7 +51,8 @@ class TrainedModel:
         self.name = name
         self.step = step
 
-    def _ids(self, tokens: list[Token]) -> tuple[list[Token], torch.Tensor, tuple[bool, ...]]:
+    def encode(self, tokens: list[Token]) -> tuple[list[Token], torch.Tensor, tuple[bool, ...]]:
+        """([CLS] + tokens cut to max_len, their ids (1, n), which ones the vocabulary knows)."""
         tokens = [CLS_TOKEN, *tokens][: self.model.config.max_len]
         ids = self.vocabulary.encode(t.norm for t in tokens)
         known = tuple(t.norm in self.vocabulary.index for t in tokens)
@@ -64,7 +65,7 @@ class TrainedModel:
     @torch.no_grad()
     def predict(self, tokens: list[Token], k: int = 5) -> list[tuple[str, float]]:
         """fill_mask for tokens: the k likeliest words for the first [MASK] token."""
-        _, ids, _ = self._ids(tokens)
+        _, ids, _ = self.encode(tokens)
         blanks = (ids[0] == self.vocabulary.mask_id).nonzero().flatten()
         if len(blanks) == 0:
             raise ValueError("the text has no [MASK] to fill")
@@ -77,7 +78,7 @@ class TrainedModel:
     @torch.no_grad()
     def analyze(self, text: str | list[Token]) -> Analysis:
         """Tokens, V and every layer's per-head attention weights for a sentence (text or tokens)."""
-        tokens, ids, known = self._ids(tokenize(text) if isinstance(text, str) else list(text))
+        tokens, ids, known = self.encode(tokenize(text) if isinstance(text, str) else list(text))
         out = self.model(ids, need_weights=True, predict=False)
         return Analysis(tuple(tokens), known, out.V[0], torch.stack([w[0] for w in out.weights]))
 
