@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+import pandas as pd
 import plotly.graph_objects as go
 import torch
 
@@ -92,6 +93,7 @@ def heatmap(
     if n_rows <= 12 and n_cols <= 12 and not compact:
         trace.update(texttemplate="%{z:.2f}", textfont={"size": 11})
     figure = go.Figure(trace)
+    figure.update_layout(meta={"rows": rows, "cols": cols})  # every label, for export (ticks may be thinned)
     column_step = -(-n_cols // 16) if columns == "dimensions" and n_cols > 40 else 1
     figure.update_layout(
         title={"text": title, "x": 0.0},
@@ -117,6 +119,12 @@ def heatmap(
         },
     )
     return figure
+
+
+def figure_table(figure: go.Figure) -> pd.DataFrame:
+    """The matrix behind a heatmap made by `heatmap`, with its full row and column labels (for CSV export)."""
+    meta = figure.layout.meta
+    return pd.DataFrame(figure.data[0].z, index=list(meta["rows"]), columns=list(meta["cols"]))
 
 
 def dimension_labels(d: int) -> list[str]:

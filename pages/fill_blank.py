@@ -8,7 +8,7 @@ from attention_core.text import MASK, Token
 from ui.controls import sentence_input
 from ui.models import shipped_model
 from ui.navigation import ensure_app_frame
-from ui.show import flag_unknown_words
+from ui.show import chart, flag_unknown_words
 
 ensure_app_frame()
 
@@ -48,7 +48,7 @@ with right:
     st.subheader("Where the blank looked")
     rows, matrix = analysis.attention_from(blank + 1)  # +1: the model's [CLS] comes first
     labels = word_labels(analysis.labels, analysis.known)
-    st.plotly_chart(heatmap(matrix, rows, labels, kind="weights", rtl=sentence.rtl), key="fill_attention")
+    chart(figure=heatmap(matrix, rows, labels, kind="weights", rtl=sentence.rtl), key="fill_attention")
     st.caption(
         "Row = one head of one layer; each row is a softmax over the sentence and sums to 1. "
         "[CLS] is the start token every training sentence began with."

@@ -7,7 +7,7 @@ from attention_core.heads import compare_with_raw, explain_cell, head_view
 from ui.controls import sentence_input
 from ui.models import shipped_model
 from ui.navigation import ensure_app_frame
-from ui.show import flag_unknown_words, show_step
+from ui.show import chart, flag_unknown_words, show_step
 
 ensure_app_frame()
 
@@ -32,12 +32,12 @@ st.subheader("Every layer and head")
 for layer in range(n_layers):
     columns = st.columns(n_heads + 1)
     for head in range(n_heads):
-        columns[head].plotly_chart(heatmap(analysis.weights[layer, head], labels, labels, kind="weights", rtl=rtl,
-                                           title=f"L{layer + 1} H{head + 1}", height=300, compact=True),
-                                   key=f"heads_grid_{layer}_{head}")  # fmt: skip
-    columns[n_heads].plotly_chart(heatmap(analysis.weights[layer].mean(0), labels, labels, kind="weights", rtl=rtl,
-                                          title=f"L{layer + 1} average", height=300, compact=True),
-                                  key=f"heads_average_{layer}")  # fmt: skip
+        grid = heatmap(analysis.weights[layer, head], labels, labels, kind="weights", rtl=rtl,
+                       title=f"L{layer + 1} H{head + 1}", height=300, compact=True)  # fmt: skip
+        chart(grid, f"heads_grid_{layer}_{head}", columns[head])
+    average = heatmap(analysis.weights[layer].mean(0), labels, labels, kind="weights", rtl=rtl,
+                      title=f"L{layer + 1} average", height=300, compact=True)  # fmt: skip
+    chart(average, f"heads_average_{layer}", columns[n_heads])
 
 pick_layer, pick_head, w1, w2, w3 = st.columns(5)
 layer = pick_layer.selectbox("Layer", range(1, n_layers + 1), key="heads_layer") - 1
@@ -61,11 +61,11 @@ show_step(
 st.subheader("Raw V·Vᵀ against the trained head")
 raw, difference = compare_with_raw(view)
 raw_col, trained_col, difference_col = st.columns(3)
-raw_col.plotly_chart(heatmap(raw, labels, labels, kind="weights", rtl=rtl, title="raw: softmax(x·xᵀ/√d)",
+chart(where=raw_col, figure=heatmap(raw, labels, labels, kind="weights", rtl=rtl, title="raw: softmax(x·xᵀ/√d)",
                              height=360, compact=True), key="heads_raw")  # fmt: skip
-trained_col.plotly_chart(heatmap(view.weights, labels, labels, kind="weights", rtl=rtl, title="this head",
+chart(where=trained_col, figure=heatmap(view.weights, labels, labels, kind="weights", rtl=rtl, title="this head",
                                  height=360, compact=True), key="heads_trained")  # fmt: skip
-difference_col.plotly_chart(heatmap(difference, labels, labels, kind="signed", rtl=rtl,
+chart(where=difference_col, figure=heatmap(difference, labels, labels, kind="signed", rtl=rtl,
                                     title="head − raw", height=360, compact=True), key="heads_difference")  # fmt: skip
 st.caption("Raw similarity makes every word look mostly at itself; the trained head looks elsewhere on purpose.")
 
@@ -74,7 +74,7 @@ query_col, key_col = st.columns(2)
 i = query_col.selectbox("Row word (query)", range(len(labels)), format_func=labels.__getitem__, key="heads_i")
 j = key_col.selectbox("Column word (key)", range(len(labels)), format_func=labels.__getitem__, key="heads_j")
 cell = explain_cell(view, i, j)
-st.plotly_chart(heatmap(cell.vectors, [f"V1 of {labels[i]}", f"V2 of {labels[j]}"], dimension_labels(d_h),
+chart(figure=heatmap(cell.vectors, [f"V1 of {labels[i]}", f"V2 of {labels[j]}"], dimension_labels(d_h),
                         kind="signed", columns="dimensions", height=220), key="heads_pair")  # fmt: skip
 st.latex(rf"\frac{{V1_{{{i}}}\cdot V2_{{{j}}}}}{{\sqrt{{{d_h}}}}} + B_{{{i},{j}}}"
          rf" = \frac{{{cell.dot:.3f}}}{{{cell.root:.2f}}} + {cell.bias:.3f} = {cell.score:.3f}")  # fmt: skip

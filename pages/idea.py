@@ -8,6 +8,7 @@ from attention_core.figures import heatmap
 from attention_core.text import read_sentence
 from ui.examples import DEFAULT_SENTENCE
 from ui.navigation import ensure_app_frame
+from ui.show import chart
 
 ensure_app_frame()
 
@@ -33,8 +34,9 @@ Forget *query*, *key* and *value* for a moment.
 st.subheader(f"The raw story on “{DEFAULT_SENTENCE}”: one-hot words, no training")
 sentence = embed_sentence(list(read_sentence(DEFAULT_SENTENCE).tokens), "one-hot", use_position=False)
 raw = attend(sentence.V, scale=False, softmax=False)
-st.plotly_chart(
-    heatmap(raw.weights, sentence.labels, sentence.labels, kind="signed", title="V·Vᵀ", height=360), key="idea_raw"
+chart(
+    figure=heatmap(raw.weights, sentence.labels, sentence.labels, kind="signed", title="V·Vᵀ", height=360),
+    key="idea_raw",
 )
 st.caption(
     "With one-hot vectors a word resembles only itself — “The” and “the” are one word, so they match. "

@@ -6,7 +6,7 @@ from attention_core.attention import attend_heads, random_projections
 from attention_core.figures import dimension_labels, heatmap, product_shape, weights_kind, word_labels
 from ui.controls import embed, embedding_controls, sentence_input
 from ui.navigation import ensure_app_frame
-from ui.show import flag_unknown_words, show_step
+from ui.show import chart, flag_unknown_words, show_step
 
 ensure_app_frame()
 
@@ -79,8 +79,9 @@ if n_heads > 1:
     for row_start in range(0, n_heads, 4):
         columns = st.columns(4)
         for h in range(row_start, min(row_start + 4, n_heads)):
-            columns[h - row_start].plotly_chart(
-                heatmap(
+            chart(
+                where=columns[h - row_start],
+                figure=heatmap(
                     heads[h].weights,
                     labels,
                     labels,
@@ -91,7 +92,6 @@ if n_heads > 1:
                     compact=True,
                 ),
                 key=f"trainable_head_{h}",
-                config={"displaylogo": False},
             )
     head = st.radio("Look closer at head", range(1, n_heads + 1), horizontal=True, key="trainable_head") - 1
 else:

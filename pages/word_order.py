@@ -9,7 +9,7 @@ from attention_core.text import ReadSentence
 from attention_core.word_order import shuffle_effect, shuffled_order
 from ui.controls import embed, embedding_controls, sentence_input
 from ui.navigation import ensure_app_frame
-from ui.show import show_step
+from ui.show import chart, show_step
 
 ensure_app_frame()
 
@@ -61,11 +61,11 @@ st.subheader("2 · The same words, shuffled")
 st.latex(r"S = \frac{V V^\top}{\sqrt{d}}" + (r",\quad V = E + P" if choice.use_position
                                                                             else r",\quad V = E"))  # fmt: skip
 typed, mixed, back = st.columns(3)
-typed.plotly_chart(heatmap(effect.original, labels, labels, kind="signed", rtl=sentence.rtl, title="as typed",
+chart(where=typed, figure=heatmap(effect.original, labels, labels, kind="signed", rtl=sentence.rtl, title="as typed",
                            height=380, compact=True), key="order_typed")  # fmt: skip
-mixed.plotly_chart(heatmap(effect.shuffled, shuffled_labels, shuffled_labels, kind="signed", rtl=sentence.rtl,
+chart(where=mixed, figure=heatmap(effect.shuffled, shuffled_labels, shuffled_labels, kind="signed", rtl=sentence.rtl,
                            title="shuffled", height=380, compact=True), key="order_shuffled")  # fmt: skip
-back.plotly_chart(heatmap(effect.restored, labels, labels, kind="signed", rtl=sentence.rtl,
+chart(where=back, figure=heatmap(effect.restored, labels, labels, kind="signed", rtl=sentence.rtl,
                           title="shuffled, put back in order", height=380, compact=True), key="order_back")  # fmt: skip
 st.metric("Largest change once the shuffle is undone", f"{effect.largest_change:.4f}")
 if choice.use_position:

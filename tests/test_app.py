@@ -249,3 +249,15 @@ def test_multi_head_page_grid_toggles_and_explained_cell() -> None:
     at = flip(flip(at, "selectbox", "heads_i", 4), "selectbox", "heads_j", 3)
     assert_clean(at)
     assert "V2_{3}" in at.latex[-1].value and "B_{4,3}" in at.latex[-1].value
+
+
+def test_every_figure_exports_png_and_csv_with_sensible_names() -> None:
+    at = open_page("similarity")
+    charts = at.get("plotly_chart")
+    configs = [json.loads(chart.proto.config) for chart in charts]
+    names = [c["toImageButtonOptions"]["filename"] for c in configs]
+    assert names == ["attention-similarity_V", "attention-similarity_S", "attention-similarity_A",
+                     "attention-similarity_output"]  # fmt: skip
+    downloads = at.get("download_button")
+    assert len(downloads) == len(charts)  # one CSV button under every heatmap (contents: figure_table, tested)
+    assert all(d.proto.label == "CSV" for d in downloads)

@@ -97,3 +97,14 @@ def test_shuffle_effect_is_zero_without_positions_and_not_with_them() -> None:
         mixed = embed_sentence([tokens[i] for i in order], "random", d=32, use_position=use_position)
         effect = shuffle_effect(attend(typed.V).weights, attend(mixed.V).weights, order)
         assert (effect.largest_change < 1e-5) == expect_zero
+
+
+def test_figure_table_exports_the_full_matrix_with_every_label() -> None:
+    from attention_core.figures import dimension_labels, figure_table
+
+    matrix = torch.randn(3, 64)
+    figure = heatmap(matrix, ["the", "cat", "the"], dimension_labels(64), columns="dimensions")
+    assert len(figure.layout.xaxis.ticktext) < 64  # the ticks are thinned …
+    table = figure_table(figure)
+    assert list(table.columns) == dimension_labels(64) and list(table.index) == ["the", "cat", "the"]  # … the CSV not
+    assert torch.allclose(torch.tensor(table.to_numpy(), dtype=torch.float32), matrix)

@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+import re
+
 import plotly.graph_objects as go
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
-from attention_core.figures import CAPTIONS, MatrixKind
+from attention_core.figures import CAPTIONS, MatrixKind, figure_table
+
+
+def chart(figure: go.Figure, key: str, where: DeltaGenerator | None = None) -> None:
+    """A heatmap with export: PNG from Plotly's camera button, CSV of its matrix (pandas) from a button below.
+    Files are named after the figure's title or its key, e.g. attention-similarity_A.png."""
+    where = where or st.container()
+    title = figure.layout.title.text or key
+    name = "attention-" + (re.sub(r"[^\w]+", "-", title, flags=re.UNICODE).strip("-") or key)
+    where.plotly_chart(figure, key=key, config={"displaylogo": False,
+                                               "toImageButtonOptions": {"filename": name, "scale": 2}})  # fmt: skip
+    where.download_button("CSV", figure_table(figure).to_csv().encode("utf-8"), f"{name}.csv", "text/csv",
+                          key=f"{key}_csv", help="Download this matrix as CSV")  # fmt: skip
 
 
 def show_step(
@@ -21,7 +36,7 @@ def show_step(
     st.latex(formula)
     st.caption(f"Shapes: {shape}")
     st.markdown(explanation)
-    st.plotly_chart(figure, key=key, config={"displaylogo": False})
+    chart(figure, key)
     st.caption(CAPTIONS[kind])
 
 
