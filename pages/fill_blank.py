@@ -30,7 +30,7 @@ if not any(t.surface == MASK for t in tokens):
     hidden = st.pills("Click a word to hide it", choices, default=choices[-1], key="fill_hidden",
                       format_func=lambda i: tokens[i].surface, required=True)  # fmt: skip
     tokens[hidden] = Token(MASK, MASK, is_word=False)
-k = st.slider("How many guesses", 1, 10, 5, key="fill_k")
+k = st.slider("How many guesses", 1, 10, 5, key="fill_k", bind="query-params")
 
 model = shipped_model()
 blank = next(i for i, t in enumerate(tokens) if t.surface == MASK)

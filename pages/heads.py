@@ -40,11 +40,17 @@ for layer in range(n_layers):
     chart(average, f"heads_average_{layer}", columns[n_heads])
 
 pick_layer, pick_head, w1, w2, w3 = st.columns(5)
-layer = pick_layer.selectbox("Layer", range(1, n_layers + 1), key="heads_layer") - 1
-head = pick_head.selectbox("Head", range(1, n_heads + 1), key="heads_head") - 1
-use_W1 = w1.toggle("trained W1", value=True, key="heads_W1", help="off: V1 = the head's slice of x")
-use_W2 = w2.toggle("trained W2", value=True, key="heads_W2", help="off: V2 = the head's slice of x")
-use_W3 = w3.toggle("trained W3", value=True, key="heads_W3", help="off: V3 = the head's slice of x")
+layer = pick_layer.selectbox("Layer", range(1, n_layers + 1), key="heads_layer", bind="query-params") - 1
+head = pick_head.selectbox("Head", range(1, n_heads + 1), key="heads_head", bind="query-params") - 1
+use_W1 = w1.toggle(
+    "trained W1", value=True, key="heads_W1", bind="query-params", help="off: V1 = the head's slice of x"
+)
+use_W2 = w2.toggle(
+    "trained W2", value=True, key="heads_W2", bind="query-params", help="off: V2 = the head's slice of x"
+)
+use_W3 = w3.toggle(
+    "trained W3", value=True, key="heads_W3", bind="query-params", help="off: V3 = the head's slice of x"
+)
 view = head_view(model, tokens, layer, head, use_W1=use_W1, use_W2=use_W2, use_W3=use_W3)
 d_h = view.V1.shape[1]
 w = lambda i, on: rf"(xW_{i} + b_{i})" if on else "x"  # noqa: E731 — the formula shows x for an identity W

@@ -24,11 +24,12 @@ metric = left.radio(
     "Similarity",
     ["dot", "cosine"],
     key="similarity_metric",
+    bind="query-params",
     horizontal=True,
     help="cosine = dot product of the vectors scaled to length 1",
 )
-scale = middle.toggle("Scale by 1/√d", value=False, key="similarity_scale")
-softmax = right.toggle("Softmax each row", value=False, key="similarity_softmax")
+scale = middle.toggle("Scale by 1/√d", value=False, key="similarity_scale", bind="query-params")
+softmax = right.toggle("Softmax each row", value=False, key="similarity_softmax", bind="query-params")
 if sentence is None:
     st.stop()
 

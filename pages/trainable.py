@@ -22,15 +22,15 @@ choice = embedding_controls("trainable")
 if "trainable_weight_seed" not in st.session_state:
     st.session_state["trainable_weight_seed"] = 0
 w1_col, w2_col, w3_col, redraw_col = st.columns(4)
-use_W1 = w1_col.toggle("W1 (query)", value=True, key="trainable_W1", help="off = identity: V1 = V")
-use_W2 = w2_col.toggle("W2 (key)", value=True, key="trainable_W2", help="off = identity: V2 = V")
-use_W3 = w3_col.toggle("W3 (value)", value=True, key="trainable_W3", help="off = identity: V3 = V")
+use_W1 = w1_col.toggle("W1 (query)", value=True, key="trainable_W1", bind="query-params", help="off = identity: V1 = V")
+use_W2 = w2_col.toggle("W2 (key)", value=True, key="trainable_W2", bind="query-params", help="off = identity: V2 = V")
+use_W3 = w3_col.toggle("W3 (value)", value=True, key="trainable_W3", bind="query-params", help="off = identity: V3 = V")
 if redraw_col.button("Re-draw the weights", key="trainable_redraw"):
     st.session_state["trainable_weight_seed"] += 1
 redraw_col.caption(f"weight seed {st.session_state['trainable_weight_seed']}")
 scale_col, softmax_col, temperature_col, heads_col = st.columns(4)
-scale = scale_col.toggle("Scale by 1/√d", value=True, key="trainable_scale")
-softmax = softmax_col.toggle("Softmax each row", value=True, key="trainable_softmax")
+scale = scale_col.toggle("Scale by 1/√d", value=True, key="trainable_scale", bind="query-params")
+softmax = softmax_col.toggle("Softmax each row", value=True, key="trainable_softmax", bind="query-params")
 temperature = temperature_col.slider(
     "Temperature",
     0.1,
@@ -38,6 +38,7 @@ temperature = temperature_col.slider(
     1.0,
     0.1,
     key="trainable_temperature",
+    bind="query-params",
     help="Scores are divided by it: low = sharp attention, high = even.",
 )
 if sentence is None:
@@ -53,6 +54,7 @@ n_heads = heads_col.select_slider(
     "Number of heads",
     head_options,
     key="trainable_heads",
+    bind="query-params",
     help="Heads must divide the width d: each head gets d / heads dimensions.",
 )
 d_h = d // n_heads
@@ -93,7 +95,12 @@ if n_heads > 1:
                 ),
                 key=f"trainable_head_{h}",
             )
-    head = st.radio("Look closer at head", range(1, n_heads + 1), horizontal=True, key="trainable_head") - 1
+    head = (
+        st.radio(
+            "Look closer at head", range(1, n_heads + 1), horizontal=True, key="trainable_head", bind="query-params"
+        )
+        - 1
+    )
 else:
     head = 0
 record = heads[head]

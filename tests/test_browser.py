@@ -155,3 +155,23 @@ def test_english_sentence_reads_left_to_right(server: str, browser: object) -> N
     OUTPUT.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(OUTPUT / "similarity-english.png"), full_page=True)
     page.close()
+
+
+def test_the_url_carries_the_sentence_and_toggles(server: str, browser: object) -> None:
+    """A teacher's link reopens the same view: sentence and toggles live in the URL."""
+    page = browser.new_page(viewport={"width": 1400, "height": 2400})
+    page.goto(f"{server}/trainable")
+    wait_for_charts(page)
+    type_sentence(page, ARABIC)
+    page.get_by_text("W1 (query)", exact=True).click()
+    page.wait_for_function("() => location.search.includes('trainable_W1')", timeout=30_000)
+    link = page.url
+    assert "trainable_sentence=" in link
+    page.close()
+    shared = browser.new_page(viewport={"width": 1400, "height": 2400})
+    shared.goto(link)
+    wait_for_charts(shared)
+    assert [text for _, text in tick_labels(shared, "x", 0)] == ARABIC.split()[::-1]
+    annotations = shared.locator(".katex-mathml annotation").all_text_contents()
+    assert any("(VI)" in a for a in annotations), "W1 must reopen switched off"
+    shared.close()

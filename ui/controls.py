@@ -31,14 +31,15 @@ def _use_example(widget_key: str, pills_key: str) -> None:
 def sentence_input(page: str) -> ReadSentence | None:
     """The sentence box and example buttons; returns the read sentence, or None (after saying why) if empty."""
     widget_key, pills_key = f"{page}_sentence", f"{page}_example"
-    if widget_key not in st.session_state:
-        st.session_state[widget_key] = st.session_state.get(_KEPT, DEFAULT_SENTENCE)
+    if widget_key not in st.session_state:  # a shared link's sentence wins over the one kept from another page
+        st.session_state[widget_key] = st.query_params.get(widget_key, st.session_state.get(_KEPT, DEFAULT_SENTENCE))
     st.text_input(
         "Your sentence (any language; Arabic reads right to left)",
         key=widget_key,
         on_change=_keep_sentence,
         args=(widget_key,),
         max_chars=2000,
+        bind="query-params",
     )
     st.pills("Examples", list(EXAMPLES), key=pills_key, on_change=_use_example, args=(widget_key, pills_key))
     sentence = read_sentence(st.session_state[widget_key], MAX_TOKENS)
@@ -83,6 +84,7 @@ def embedding_controls(page: str) -> EmbeddingChoice:
         "Source",
         SOURCES,
         key=f"{page}_embedding",
+        bind="query-params",
         help="automatic: the Qurʾān model's trained vectors for Arabic sentences, random ones otherwise. "
         "Qurʾān model: word vectors learned by masked-word training on the Qurʾān (d = 128). "
         "random: a seeded random vector per word (the same word always gets the same vector). "
@@ -93,15 +95,19 @@ def embedding_controls(page: str) -> EmbeddingChoice:
         [8, 16, 32, 64, 128],
         value=64,
         key=f"{page}_d",
+        bind="query-params",
         disabled=kind not in ("random", AUTOMATIC),
         help="Only random vectors can take any width: one-hot vectors are as wide as the number of distinct "
         "words, the trained model's are 128 wide.",
     )
-    seed = sidebar.number_input("Seed of the random vectors", 0, 9999, 0, key=f"{page}_seed", disabled=kind != "random")
+    seed = sidebar.number_input(
+        "Seed of the random vectors", 0, 9999, 0, key=f"{page}_seed", bind="query-params", disabled=kind != "random"
+    )
     use_position = sidebar.toggle(
         "Add positional encoding",
         value=True,
         key=f"{page}_position",
+        bind="query-params",
         help="Adds the sinusoidal position vector of Vaswani et al. (2017) to each word: without it, the "
         "sentence is a bag of words and word order cannot matter.",
     )
