@@ -85,12 +85,11 @@ class TrainedModel:
     def sentence(self, tokens: list[Token], use_position: bool = True) -> Sentence:
         """The sentence as the model's first layer sees it (without its [CLS]): trained word vectors, plus the
         positional encoding of the places the words take after [CLS] when use_position is on."""
-        analysis = self.analyze(tokens)
-        V = analysis.V[1:]
-        words = self.embedding().lookup([t.norm for t in analysis.tokens[1:]])[0]
-        return Sentence(
-            tokens=analysis.tokens[1:], words=words, V=V if use_position else words, known=analysis.known[1:]
-        )
+        all_tokens, ids, known = self.encode(tokens)
+        with torch.no_grad():  # the model's own embedding step only: no layer needs to run for V
+            words = self.model.embed(ids, use_position=False)[0, 1:]
+            V = self.model.embed(ids)[0, 1:] if use_position else words
+        return Sentence(tokens=tuple(all_tokens[1:]), words=words, V=V, known=known[1:])
 
     def embedding(self) -> TableEmbedding:
         """The trained word vectors (scaled by √d, as the model scales them) as an embedding table."""
