@@ -88,8 +88,12 @@ def load_corpus(name_or_path: str, max_bytes: int | None = None) -> Corpus:
         path = Path(name_or_path)
         if not path.is_file():
             raise CorpusError(f"{path}: no such file (built-in corpora: {', '.join(BUILT_IN)})")
-        lines = lines_from_bytes(path.read_bytes(), str(path), max_bytes)
-        train, held_out = split(lines)
-        return Corpus(path.name, train, held_out, f"{path.name} (your own text)")
+        return own_corpus(path.name, lines_from_bytes(path.read_bytes(), str(path), max_bytes))
     train, held_out = split(lines)
     return Corpus(name_or_path, train, held_out, CREDITS[name_or_path])
+
+
+def own_corpus(name: str, lines: list[str]) -> Corpus:
+    """A user's text (a file, an upload or a paste), split like every corpus."""
+    train, held_out = split(lines)
+    return Corpus(name, train, held_out, f"{name} (your own text)")

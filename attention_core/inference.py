@@ -58,6 +58,11 @@ class TrainedModel:
         known = tuple(t.norm in self.vocabulary.index for t in tokens)
         return tokens, torch.tensor([ids]), known
 
+    def known_share(self, tokens: list[Token]) -> float:
+        """Share of the words (not punctuation) that the vocabulary knows; 0.0 for a sentence without words."""
+        words = [t for t in tokens if t.is_word]
+        return sum(t.norm in self.vocabulary.index for t in words) / len(words) if words else 0.0
+
     def fill_mask(self, text: str, k: int = 5) -> list[tuple[str, float]]:
         """The k likeliest words for the first [MASK] in text, with their probabilities, best first."""
         return self.predict(tokenize(text), k)

@@ -190,9 +190,12 @@ def train(
     resume: bool = False,
     on_step: Callable[[StepReport], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
+    observe: Callable[[int, MaskedLanguageModel, Vocabulary], None] | None = None,
 ) -> TrainResult:
     """Train on corpus.train, evaluate on corpus.held_out; save to `out` (if given) atomically and periodically.
 
+    `observe(step, model, vocabulary)` sees the model before the first step and after every step (rank 0 only):
+    the app takes its snapshots of a probe sentence's attention there. It must leave the model in training mode.
     Resuming restarts the cosine schedule over the new budget, without warm-up."""
     out = Path(out) if out is not None else None
     rank, world_size = _distributed()
@@ -213,6 +216,8 @@ def train(
         begin = {"event": "start", "step": step, "config": asdict(model.config), "settings": asdict(settings)}
         _append_metrics(out, {**begin, "world_size": world_size, "vocab_size": len(vocabulary), "corpus": corpus.name})
     model.train()
+    if observe is not None and rank == 0:
+        observe(step, model, vocabulary)
     done = False
     while not done:
         for ids in length_bucketed_batches(
@@ -247,6 +252,8 @@ def train(
                 )
             if on_step is not None:
                 on_step(report)
+            if observe is not None:
+                observe(step, model, vocabulary)
             if out is not None and time.monotonic() - last_save >= settings.save_every_s:
                 save_checkpoint(out, model, vocabulary, step=step, optimizer_state=optimizer_tensors(optimizer))
                 last_save = time.monotonic()

@@ -6,7 +6,7 @@ import streamlit as st
 from attention_core.figures import heatmap, word_labels
 from attention_core.text import MASK, Token
 from ui.controls import sentence_input
-from ui.models import shipped_model
+from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
 from ui.show import chart, flag_unknown_words
 
@@ -14,7 +14,8 @@ ensure_app_frame()
 
 st.title("Fill the blank: what the model learned by masking")
 st.markdown(
-    "The Arabic model was trained on one game only: hide a word, guess it from the others. Hide a word of your "
+    "The trained model (the shipped Arabic one, or yours from the Train page) learned one game only: hide a "
+    "word, guess it from the others. Hide a word of your "
     "sentence (or type `[MASK]`) and see its guesses. The only way the blank can learn about the other words is "
     "attention, so the heatmap below shows everything it used: how much each of its heads looked at each word."
 )
@@ -32,7 +33,7 @@ if not any(t.surface == MASK for t in tokens):
     tokens[hidden] = Token(MASK, MASK, is_word=False)
 k = st.slider("How many guesses", 1, 10, 5, key="fill_k", bind="query-params")
 
-model = shipped_model()
+model = chosen_model("fill_blank")
 blank = next(i for i, t in enumerate(tokens) if t.surface == MASK)
 analysis = model.analyze(tokens)
 flag_unknown_words(analysis.labels[1:], analysis.known[1:])
@@ -43,7 +44,8 @@ with left:
     st.dataframe(guesses, hide_index=True, column_config={
         "probability": st.column_config.ProgressColumn("probability", min_value=0.0, max_value=1.0, format="%.3f")
     })  # fmt: skip
-    st.caption("Probabilities of the model's softmax over its 5,639 words; only the first blank is guessed.")
+    n_words = len(model.vocabulary) - model.vocabulary.n_special
+    st.caption(f"Probabilities of the model's softmax over its {n_words:,} words; only the first blank is guessed.")
 with right:
     st.subheader("Where the blank looked")
     rows, matrix = analysis.attention_from(blank + 1)  # +1: the model's [CLS] comes first
@@ -53,4 +55,5 @@ with right:
         "Row = one head of one layer; each row is a softmax over the sentence and sums to 1. "
         "[CLS] is the start token every training sentence began with."
     )
-st.caption("The model knows the Qurʾān's words only; words it never saw enter as [UNK] and are marked (?).")
+st.caption("The model knows only the words of the text it was trained on; words it never saw enter as [UNK] and "
+           "are marked (?).")  # fmt: skip

@@ -5,22 +5,23 @@ import streamlit as st
 from attention_core.figures import dimension_labels, heatmap, product_shape, word_labels
 from attention_core.heads import compare_with_raw, explain_cell, head_view
 from ui.controls import sentence_input
-from ui.models import shipped_model
+from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
-from ui.show import chart, flag_unknown_words, show_step
+from ui.show import chart, flag_unknown_words, head_grid, show_step
 
 ensure_app_frame()
 
 st.title("Multi-head attention: what the trained heads learned")
 st.markdown(
-    "The Arabic model has 2 layers of 4 heads. Each head learned its own W1, W2, W3 (others say Q, K, V) and "
+    "A trained model has layers of heads (the shipped Arabic model: 2 layers of 4). Each head learned its own "
+    "W1, W2, W3 (others say Q, K, V) and "
     "so its own rule of who looks at whom. Switch a head's W's back to the identity to see how much of its "
     "pattern is learned, and compare with the raw V·Vᵀ of the same words."
 )
 sentence = sentence_input("heads")
 if sentence is None:
     st.stop()
-model = shipped_model()
+model = chosen_model("heads")
 tokens = list(sentence.tokens)
 analysis = model.analyze(tokens)
 labels = word_labels(analysis.labels, analysis.known)
@@ -29,15 +30,7 @@ n_layers, n_heads = analysis.weights.shape[:2]
 rtl = sentence.rtl
 
 st.subheader("Every layer and head")
-for layer in range(n_layers):
-    columns = st.columns(n_heads + 1)
-    for head in range(n_heads):
-        grid = heatmap(analysis.weights[layer, head], labels, labels, kind="weights", rtl=rtl,
-                       title=f"L{layer + 1} H{head + 1}", height=300, compact=True)  # fmt: skip
-        chart(grid, f"heads_grid_{layer}_{head}", columns[head])
-    average = heatmap(analysis.weights[layer].mean(0), labels, labels, kind="weights", rtl=rtl,
-                      title=f"L{layer + 1} average", height=300, compact=True)  # fmt: skip
-    chart(average, f"heads_average_{layer}", columns[n_heads])
+head_grid(analysis.weights, labels, rtl, "heads_grid")
 
 pick_layer, pick_head, w1, w2, w3 = st.columns(5)
 layer = pick_layer.selectbox("Layer", range(1, n_layers + 1), key="heads_layer", bind="query-params") - 1

@@ -59,7 +59,7 @@ def test_typed_words_label_every_heatmap(page: str, text: str, words: list[str],
 
 SIMILARITY_SWITCHES = [  # sources first: "automatic" is the Qur'an model for Arabic and random for English
     ("radio", "similarity_embedding", "one-hot"),
-    ("radio", "similarity_embedding", "Qurʾān model"),
+    ("radio", "similarity_embedding", "trained model"),
     ("radio", "similarity_embedding", "random"),
     ("toggle", "similarity_scale", True),
     ("toggle", "similarity_softmax", True),
@@ -76,7 +76,7 @@ TRAINABLE_SWITCHES = [
     ("slider", "trainable_temperature", 2.5),
     ("select_slider", "trainable_heads", 4),
     ("radio", "trainable_embedding", "one-hot"),
-    ("radio", "trainable_embedding", "Qurʾān model"),
+    ("radio", "trainable_embedding", "trained model"),
     ("radio", "trainable_embedding", "random"),
     ("select_slider", "trainable_d", 16),
     ("number_input", "trainable_seed", 7),

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 import streamlit as st
 
 from attention_core.embeddings import Sentence, embed_sentence
+from attention_core.inference import TrainedModel
 from attention_core.text import MAX_TOKENS, ReadSentence, read_sentence
 from ui.examples import DEFAULT_SENTENCE, EXAMPLES
-from ui.models import shipped_model
+from ui.models import chosen_model
 
 # The sentence follows the user from page to page: widget state is dropped when a page stops drawing the
 # widget, so the text is also kept under a plain session key that no widget owns.
@@ -54,7 +55,7 @@ def sentence_input(page: str) -> ReadSentence | None:
     return sentence
 
 
-AUTOMATIC, TRAINED = "automatic", "Qurʾān model"
+AUTOMATIC, TRAINED = "automatic", "trained model"
 SOURCES = [AUTOMATIC, TRAINED, "random", "one-hot"]
 
 
@@ -64,15 +65,17 @@ class EmbeddingChoice:
     d: int
     seed: int
     use_position: bool
+    model: TrainedModel  # the page's trained model: the shipped one, or the user's own
 
 
 def embed(sentence: ReadSentence, choice: EmbeddingChoice) -> Sentence:
-    """The sentence as V from the chosen source; "automatic" uses the trained model for Arabic sentences."""
+    """The sentence as V from the chosen source; "automatic" takes the trained model's vectors when the model
+    knows most of the sentence's words (an Arabic sentence for the Qurʾān model), seeded random ones otherwise."""
     source = choice.source
     if source == AUTOMATIC:
-        source = TRAINED if sentence.rtl else "random"
+        source = TRAINED if choice.model.known_share(list(sentence.tokens)) >= 0.5 else "random"
     if source == TRAINED:
-        return shipped_model().sentence(list(sentence.tokens), choice.use_position)
+        return choice.model.sentence(list(sentence.tokens), choice.use_position)
     return embed_sentence(list(sentence.tokens), source, d=choice.d, seed=choice.seed, use_position=choice.use_position)
 
 
@@ -85,8 +88,10 @@ def embedding_controls(page: str) -> EmbeddingChoice:
         SOURCES,
         key=f"{page}_embedding",
         bind="query-params",
-        help="automatic: the Qurʾān model's trained vectors for Arabic sentences, random ones otherwise. "
-        "Qurʾān model: word vectors learned by masked-word training on the Qurʾān (d = 128). "
+        help="automatic: the trained model's vectors when it knows at least half of the words (Arabic "
+        "sentences for the shipped Qurʾān model), random ones otherwise. "
+        "trained model: word vectors learned by masked-word training (the Qurʾān model's are 128 wide; "
+        "pick your own model in the sidebar once you have trained one). "
         "random: a seeded random vector per word (the same word always gets the same vector). "
         "one-hot: each distinct word gets its own axis, so a word resembles only itself.",
     )
@@ -111,4 +116,5 @@ def embedding_controls(page: str) -> EmbeddingChoice:
         help="Adds the sinusoidal position vector of Vaswani et al. (2017) to each word: without it, the "
         "sentence is a bag of words and word order cannot matter.",
     )
-    return EmbeddingChoice(source=kind, d=int(d), seed=int(seed), use_position=use_position)
+    model = chosen_model(page)
+    return EmbeddingChoice(source=kind, d=int(d), seed=int(seed), use_position=use_position, model=model)

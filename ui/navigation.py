@@ -31,6 +31,7 @@ def app_pages() -> list[StreamlitPage]:
         st.Page("pages/heads.py", title="Multi-head attention", url_path="heads"),
         st.Page("pages/fill_blank.py", title="Fill the blank", url_path="fill_blank"),
         st.Page("pages/word_order.py", title="Word order", url_path="word_order"),
+        st.Page("pages/train.py", title="Train your own", url_path="train"),
     ]
 
 

@@ -6,9 +6,10 @@ import re
 
 import plotly.graph_objects as go
 import streamlit as st
+import torch
 from streamlit.delta_generator import DeltaGenerator
 
-from attention_core.figures import CAPTIONS, MatrixKind, figure_table
+from attention_core.figures import CAPTIONS, MatrixKind, figure_table, heatmap
 
 
 def chart(figure: go.Figure, key: str, where: DeltaGenerator | None = None) -> None:
@@ -47,3 +48,18 @@ def flag_unknown_words(labels: list[str], known: tuple[bool, ...]) -> None:
             "Not in the embedding's vocabulary, so they share one [UNK] vector (marked (?) on the axes): "
             + ", ".join(unknown)
         )
+
+
+def head_grid(weights: torch.Tensor, labels: list[str], rtl: bool, key: str, average: bool = True) -> None:
+    """Every head's attention as a layers × heads grid of small heatmaps, each layer's average on the right."""
+    n_layers, n_heads = weights.shape[:2]
+    for layer in range(n_layers):
+        columns = st.columns(n_heads + (1 if average else 0))
+        for head in range(n_heads):
+            grid = heatmap(weights[layer, head], labels, labels, kind="weights", rtl=rtl,
+                           title=f"L{layer + 1} H{head + 1}", height=300, compact=True)  # fmt: skip
+            chart(grid, f"{key}_{layer}_{head}", columns[head])
+        if average:
+            mean = heatmap(weights[layer].mean(0), labels, labels, kind="weights", rtl=rtl,
+                           title=f"L{layer + 1} average", height=300, compact=True)  # fmt: skip
+            chart(mean, f"{key}_average_{layer}", columns[n_heads])

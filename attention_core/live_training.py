@@ -1,0 +1,251 @@
+"""A training run in a background thread, for the app: start, stop, resume, and watch attention emerge.
+
+The app's script reruns many times a second while a run goes on, and the user may leave for another page, so the
+run cannot live inside a script run. `TrainingRun` owns a thread that calls `train(...)`; the page only polls it
+(`progress()`), which copies what the thread has published under a lock. While training, the run keeps:
+
+- the step reports (loss, learning rate, held-out accuracy on evaluation steps) for the live chart;
+- snapshots of every head's attention on a probe sentence, a few seconds apart, for the replay slider;
+- a copy of the latest weights as a `TrainedModel`, so every page can use "my model" even mid-run.
+
+Runs are bounded (`Limits`) and counted server-wide: a classroom of thirty must not start thirty runs on two cores.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import shutil
+import tempfile
+import threading
+import time
+import weakref
+import zipfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Literal
+
+import torch
+
+from attention_core.checkpoint import CheckpointError
+from attention_core.corpora import Corpus, CorpusError
+from attention_core.encoder import MaskedLanguageModel
+from attention_core.inference import TrainedModel
+from attention_core.text import Token, tokenize
+from attention_core.train import StepReport, TrainSettings, train
+from attention_core.vocabulary import Vocabulary
+
+Status = Literal["ready", "running", "stopped", "finished", "failed"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one run may use. The defaults keep a 2-core server answering while two runs go on."""
+
+    max_minutes: float = 10.0
+    max_steps: int = 20_000
+    max_corpus_bytes: int = 2_000_000  # an uploaded or pasted text (the Qurʾān is 0.7 MB of UTF-8)
+    min_lines: int = 20  # every tenth line is held out: 20 lines leave 2 to score
+    max_runs_at_once: int = 2  # on the whole server, all sessions together
+
+
+LIMITS = Limits()
+SNAPSHOT_EVERY_S = 2.0  # seconds of training between two snapshots of the probe's attention
+MAX_SNAPSHOTS = 90  # when reached, every other snapshot is dropped (the replay keeps its whole span)
+
+_RUN_SLOTS = threading.BoundedSemaphore(LIMITS.max_runs_at_once)  # shared by every session of the server
+
+
+class RunLimitError(RuntimeError):
+    """Too many runs on this server right now; the message says so in plain words."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    step: int
+    loss: float | None  # the training loss at that step (None before the first step)
+    weights: torch.Tensor  # (n_layers, n_heads, n, n): every head's attention on the probe sentence
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What the page draws, copied out of the running thread in one piece."""
+
+    status: Status
+    reports: tuple[StepReport, ...]
+    snapshots: tuple[Snapshot, ...]
+    probe_labels: tuple[str, ...]  # [CLS] and the probe's words, as typed
+    probe_known: tuple[bool, ...]
+    error: str | None
+
+    @property
+    def evaluations(self) -> list[tuple[int, dict]]:
+        return [(r.step, r.evaluation) for r in self.reports if r.evaluation]
+
+
+def check_corpus(corpus: Corpus, limits: Limits = LIMITS) -> None:
+    """Raise CorpusError, in words a user understands, when a corpus is too small to train on and score.
+    (The size limit applies where the user's bytes arrive: `lines_from_bytes(..., limits.max_corpus_bytes)`.)"""
+    lines = len(corpus.train) + len(corpus.held_out)
+    if lines < limits.min_lines:
+        raise CorpusError(
+            f"{corpus.name}: {lines} non-blank lines; training needs at least {limits.min_lines} "
+            "(every tenth line is held out to measure the model on sentences it never saw)"
+        )
+
+
+def default_probe(corpus: Corpus, max_words: int = 12) -> list[Token]:
+    """A probe sentence for a corpus: the start of its first held-out line (a sentence the model never trains on)."""
+    for line in (*corpus.held_out, *corpus.train):
+        if tokens := tokenize(line):
+            return tokens[:max_words]
+    raise CorpusError(f"{corpus.name}: no words to make a probe sentence from")
+
+
+def bounded(settings: TrainSettings, limits: Limits = LIMITS) -> tuple[TrainSettings, list[str]]:
+    """The settings cut to the limits, and a notice for every cut."""
+    notices = []
+    minutes, steps = settings.minutes, settings.steps
+    if minutes is None or minutes > limits.max_minutes:
+        notices.append(f"Runs here last at most {limits.max_minutes:g} minutes.")
+        minutes = limits.max_minutes
+    if steps is not None and steps > limits.max_steps:
+        notices.append(f"Runs here take at most {limits.max_steps:,} steps.")
+        steps = limits.max_steps
+    return replace(settings, minutes=minutes, steps=steps), notices
+
+
+@dataclass
+class _Published:
+    """State the thread writes and the page reads, always under the run's lock."""
+
+    status: Status = "ready"
+    reports: list[StepReport] = field(default_factory=list)
+    snapshots: list[Snapshot] = field(default_factory=list)
+    latest: TrainedModel | None = None
+    error: str | None = None
+
+
+class TrainingRun:
+    """One user's model: trained in a background thread into its own temporary folder, resumable."""
+
+    def __init__(self, corpus: Corpus, preset_name: str, probe: list[Token], *, seed: int = 0) -> None:
+        check_corpus(corpus)
+        self.corpus = corpus
+        self.preset_name = preset_name
+        self.probe = list(probe)
+        self.seed = seed
+        self.folder = Path(tempfile.mkdtemp(prefix="attention-run-"))
+        weakref.finalize(self, shutil.rmtree, self.folder, True)  # the folder goes with the run
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._published = _Published()
+        self._last_snapshot_at = 0.0
+        self._last_loss: float | None = None
+        self.probe_labels: tuple[str, ...] = ()  # filled in by the first snapshot
+        self.probe_known: tuple[bool, ...] = ()
+
+    # --- control, called from the page -------------------------------------------------------------------------
+
+    def start(self, settings: TrainSettings) -> list[str]:
+        """Start (or, after a stop, resume) in the background; returns notices about limits applied.
+        Raises RunLimitError when the server already runs its maximum of runs."""
+        with self._lock:
+            if self._published.status == "running":
+                return []
+            resume = self.has_checkpoint
+        settings, notices = bounded(settings)
+        if not _RUN_SLOTS.acquire(blocking=False):
+            raise RunLimitError(
+                f"{LIMITS.max_runs_at_once} training runs are already going on this server (it has few cores). "
+                "Try again in a few minutes; every other page works meanwhile."
+            )
+        self._stop.clear()
+        with self._lock:
+            self._published.status, self._published.error = "running", None
+        self._thread = threading.Thread(target=self._run, args=(settings, resume), daemon=True, name="training")
+        self._thread.start()
+        return notices
+
+    def stop(self) -> None:
+        """Ask the run to stop; it saves its checkpoint and ends within a step."""
+        self._stop.set()
+
+    def wait(self, timeout: float | None = None) -> None:
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    # --- what the page reads -------------------------------------------------------------------------------------
+
+    @property
+    def has_checkpoint(self) -> bool:
+        return (self.folder / "model.safetensors").is_file()
+
+    def progress(self) -> Progress:
+        with self._lock:
+            p = self._published
+            return Progress(p.status, tuple(p.reports), tuple(p.snapshots), self.probe_labels, self.probe_known,
+                            p.error)  # fmt: skip
+
+    def model(self) -> TrainedModel | None:
+        """The latest weights (a copy: pages can use it while the thread trains on)."""
+        with self._lock:
+            return self._published.latest
+
+    def checkpoint_zip(self) -> bytes:
+        """The saved checkpoint folder (safetensors weights, config and vocabulary JSON) as a zip file."""
+        if self.progress().status == "running":
+            raise CheckpointError("the run is still going: stop it first, then download")
+        if not self.has_checkpoint:
+            raise CheckpointError("nothing trained yet")
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for path in sorted(self.folder.iterdir()):
+                if path.is_file() and not path.name.startswith("."):
+                    archive.write(path, f"my-attention-model/{path.name}")
+        return buffer.getvalue()
+
+    # --- the thread ----------------------------------------------------------------------------------------------
+
+    def _run(self, settings: TrainSettings, resume: bool) -> None:
+        try:
+            eval_settings = replace(settings, seed=self.seed, eval_every=100, eval_lines=150, log_every=50,
+                                    save_every_s=60.0)  # fmt: skip
+            result = train(self.corpus, self.preset_name, eval_settings, out=self.folder, resume=resume,
+                           on_step=self._on_step, should_stop=self._stop.is_set, observe=self._observe)  # fmt: skip
+            self._observe(result.step, result.model, result.vocabulary, final=True)
+            final_status: Status = "stopped" if self._stop.is_set() else "finished"
+            with self._lock:
+                self._published.status = final_status
+        except Exception as error:  # the page shows the reason; the thread must never die silently
+            with self._lock:
+                self._published.status, self._published.error = "failed", f"{type(error).__name__}: {error}"
+        finally:
+            _RUN_SLOTS.release()
+
+    def _on_step(self, report: StepReport) -> None:
+        self._last_loss = report.loss
+        with self._lock:
+            self._published.reports.append(report)
+
+    def _observe(self, step: int, model: MaskedLanguageModel, vocabulary: Vocabulary, final: bool = False) -> None:
+        """A snapshot every SNAPSHOT_EVERY_S seconds (and of the final weights): the probe's attention, and a
+        copy of the model for the other pages. The copy is analysed, so the training model's mode never changes."""
+        now = time.monotonic()
+        last = self._published.snapshots[-1].step if self._published.snapshots else None
+        if last is not None and now - self._last_snapshot_at < SNAPSHOT_EVERY_S and not final:
+            return
+        self._last_snapshot_at = now
+        trained = TrainedModel(copy.deepcopy(model), vocabulary, name="my model", step=step)
+        analysis = trained.analyze(self.probe)
+        snapshot = Snapshot(step, self._last_loss if step else None, analysis.weights)
+        with self._lock:
+            if not self.probe_labels:
+                self.probe_labels, self.probe_known = tuple(analysis.labels), analysis.known
+            if last != step:
+                self._published.snapshots.append(snapshot)
+            if len(self._published.snapshots) > MAX_SNAPSHOTS:
+                kept = self._published.snapshots
+                self._published.snapshots = kept[::2] if kept[-1] in kept[::2] else [*kept[::2], kept[-1]]
+            self._published.latest = trained

@@ -1,0 +1,164 @@
+"""Train: the user's own masked-word model, trained live, with its attention watched as it emerges."""
+
+import streamlit as st
+
+from attention_core.corpora import CorpusError
+from attention_core.encoder import PRESETS
+from attention_core.figures import word_labels
+from attention_core.live_training import LIMITS, Progress, RunLimitError, TrainingRun, default_probe
+from attention_core.text import MAX_TOKENS, is_right_to_left, read_sentence
+from attention_core.train import TrainSettings
+from attention_core.training_figures import accuracy_curve, history_table, loss_curve
+from ui.corpora import CORPUS_CHOICES, PASTE, UPLOAD, chosen_corpus
+from ui.models import RUN_KEY, my_run, prefer_my_model
+from ui.navigation import ensure_app_frame
+from ui.show import head_grid
+
+ensure_app_frame()
+
+PRESET_NOTES = {
+    "quran": "2 layers × 4 heads, d = 128, heads start on neighbouring words (the shipped model's recipe)",
+    "tiny": "1 layer × 2 heads, d = 32: learns fast, learns little",
+    "small": "2 layers × 4 heads, d = 128, positions from the sinusoidal encoding only",
+    "base": "4 layers × 8 heads, d = 256: slow on a shared server",
+}
+
+st.title("Train your own attention")
+st.markdown(
+    "Nobody tells attention what to look at. A model is given one game: hide a word of a sentence and guess it "
+    "from the others (*masked language modelling*). To win it, its heads learn their own W1, W2, W3 (others say "
+    "Q, K, V): which neighbours to read, and what to take from them. Train one on any text and watch the "
+    "heatmaps of a probe sentence turn from noise into rules. Your model stays in your session; every page can "
+    "use it (sidebar: **Model**)."
+)
+
+run = my_run()
+status = run.progress().status if run is not None else None
+running = status == "running"
+
+left, right = st.columns(2)
+corpus_choice = left.radio("Text to learn from", CORPUS_CHOICES, key="train_corpus", disabled=running)
+upload = pasted = None
+if corpus_choice == UPLOAD:
+    upload = left.file_uploader("A UTF-8 .txt file, one sentence per line", type=["txt"], key="train_upload",
+                                disabled=running)  # fmt: skip
+elif corpus_choice == PASTE:
+    pasted = left.text_area("Your text, one sentence per line (any language)", key="train_paste", height=180,
+                            max_chars=LIMITS.max_corpus_bytes // 4, disabled=running)  # fmt: skip
+preset_name = right.selectbox("Model size", list(PRESET_NOTES), key="train_preset", disabled=running,
+                              format_func=lambda name: f"{name}: {PRESET_NOTES[name]}")  # fmt: skip
+by = right.radio("Budget", ["minutes", "steps"], key="train_budget_by", horizontal=True, disabled=running)
+if by == "minutes":
+    budget = right.number_input("Minutes", 0.25, LIMITS.max_minutes, 2.0, 0.25, key="train_minutes",
+                                disabled=running)  # fmt: skip
+    settings = TrainSettings(minutes=float(budget), steps=None)
+else:
+    budget = right.number_input("Steps", 10, LIMITS.max_steps, 1000, 100, key="train_steps", disabled=running)
+    settings = TrainSettings(steps=int(budget), minutes=LIMITS.max_minutes)
+probe_text = right.text_input("Probe sentence (its attention is drawn live)", key="train_probe", max_chars=500,
+                              placeholder="empty: the first held-out line of the text", disabled=running)  # fmt: skip
+st.caption(
+    f"Limits on this shared server: {LIMITS.max_minutes:g} minutes or {LIMITS.max_steps:,} steps per run, "
+    f"uploads and pastes up to {LIMITS.max_corpus_bytes / 1e6:g} MB and at least {LIMITS.min_lines} lines, "
+    f"{LIMITS.max_runs_at_once} runs at once on the whole server. A run goes on while you visit other pages."
+)
+
+
+def start(resume: bool) -> None:
+    """Start a new run (or resume the stopped one); every failure is a message, and nothing else changes."""
+    try:
+        if resume:
+            current = my_run()
+            notices = current.start(settings)
+        else:
+            corpus = chosen_corpus(corpus_choice, upload, pasted or "")
+            probe = read_sentence(probe_text, MAX_TOKENS)
+            tokens = list(probe.tokens) if not probe.is_empty else default_probe(corpus)
+            current = TrainingRun(corpus, preset_name, tokens)
+            notices = current.start(settings)
+            st.session_state[RUN_KEY] = current  # only a run that started replaces the previous model
+            prefer_my_model()
+        st.session_state["train_notices"] = notices
+    except (CorpusError, RunLimitError, ValueError) as error:
+        st.session_state["train_error"] = str(error)
+
+
+start_col, stop_col, resume_col = st.columns(3)
+start_col.button("Start a new run", type="primary", disabled=running, on_click=start, args=(False,), key="train_start",
+                 help="Trains a new model from scratch (your previous one, if any, is replaced).")  # fmt: skip
+stop_col.button("Stop", disabled=not running, on_click=lambda: my_run().stop(), key="train_stop")
+resume_col.button("Resume", disabled=running or run is None or not run.has_checkpoint, on_click=start,
+                  args=(True,), key="train_resume",
+                  help="Goes on from where the run stopped, for a new budget.")  # fmt: skip
+if error := st.session_state.pop("train_error", None):
+    st.error(error)
+for notice in st.session_state.pop("train_notices", []):
+    st.info(notice)
+
+
+def draw_probe(progress: Progress, index: int, key: str) -> None:
+    snapshot = progress.snapshots[index]
+    labels = word_labels(list(progress.probe_labels), progress.probe_known)
+    rtl = is_right_to_left(" ".join(progress.probe_labels))
+    loss = f", loss {snapshot.loss:.2f}" if snapshot.loss is not None else " (untrained: random weights)"
+    st.markdown(f"**The probe's attention at step {snapshot.step:,}**{loss}")
+    head_grid(snapshot.weights, labels, rtl, key, average=False)
+
+
+@st.fragment(run_every=1.0 if running else None)
+def live_view(was_running: bool) -> None:
+    """Redrawn every second while the run goes on; the rest of the page stays as it is."""
+    current = my_run()
+    progress = current.progress()
+    if was_running and progress.status != "running":
+        st.rerun()  # the run ended: redraw the whole page (buttons, replay, download)
+    table = history_table(progress.reports)
+    last = progress.reports[-1] if progress.reports else None
+    phrase = {"running": "Training…", "stopped": "Stopped", "finished": "Finished", "failed": "Failed"}
+    st.subheader(f"{phrase.get(progress.status, '')} {current.preset_name} model on {current.corpus.name}")
+    if progress.error:
+        st.error(f"The run failed: {progress.error}. Your last saved model is kept; Resume to go on.")
+    if last is not None:
+        st.progress(last.progress, text=f"step {last.step:,} · loss {last.loss:.3f} · "
+                    f"{last.tokens_per_s:,.0f} words/s · {last.elapsed_s:.0f} s")  # fmt: skip
+    loss_col, accuracy_col = st.columns(2)
+    loss_col.plotly_chart(loss_curve(table), key="train_loss")
+    accuracy_col.plotly_chart(accuracy_curve(table), key="train_accuracy")
+    if progress.evaluations:
+        step, scores = progress.evaluations[-1]
+        accuracy_col.caption(
+            f"Step {step:,}: the model guesses {scores['top1']:.1%} of held-out masked words first time; counting "
+            f"which word follows which (bigram) gets {scores['bigram_top1']:.1%}. Held-out lines were never trained on."
+        )
+    if progress.snapshots and progress.status == "running":
+        draw_probe(progress, len(progress.snapshots) - 1, "train_live")
+
+
+if run is None:
+    st.info("Pick a text and press **Start a new run**. A 2-minute run on the Qurʾān shows heads forming.")
+    st.stop()
+live_view(running)
+
+progress = run.progress()
+if not running and progress.snapshots:
+    st.subheader("Replay: how the attention emerged")
+    steps = [s.step for s in progress.snapshots]
+    picked = st.select_slider("Step", options=range(len(steps)), value=len(steps) - 1, key="train_replay",
+                              format_func=lambda i: f"{steps[i]:,}")  # fmt: skip
+    start_note = (
+        "its heads start on neighbouring words (a learned position bias, set at the start), and the words' "
+        "own pull grows from there"
+        if PRESETS[run.preset_name].local_init
+        else "random W1, W2, W3 spread attention almost evenly"
+    )
+    st.caption(
+        f"{len(steps)} snapshots, taken every few seconds of training. Step 0 is the untrained model: "
+        f"{start_note}. Slide right to watch the heads settle on their rules."
+    )
+    draw_probe(progress, picked, "train_replay_grid")
+if not running and run.has_checkpoint:
+    st.download_button("Download my model (.zip: safetensors weights, config and vocabulary JSON)",
+                       data=run.checkpoint_zip, file_name=f"attention-{run.preset_name}-{run.corpus.name}.zip",
+                       mime="application/zip", key="train_download")  # fmt: skip
+    st.download_button("Download the training log (CSV)", history_table(progress.reports).to_csv().encode("utf-8"),
+                       file_name="training-log.csv", mime="text/csv", key="train_log")  # fmt: skip
