@@ -13,6 +13,7 @@ from ui.corpora import CORPUS_CHOICES, PASTE, UPLOAD, chosen_corpus
 from ui.models import RUN_KEY, my_run, prefer_my_model
 from ui.navigation import ensure_app_frame
 from ui.show import head_grid
+from ui.style import for_projector
 
 ensure_app_frame()
 
@@ -122,8 +123,8 @@ def live_view(was_running: bool) -> None:
         st.progress(last.progress, text=f"step {last.step:,} · loss {last.loss:.3f} · "
                     f"{last.tokens_per_s:,.0f} words/s · {last.elapsed_s:.0f} s")  # fmt: skip
     loss_col, accuracy_col = st.columns(2)
-    loss_col.plotly_chart(loss_curve(table), key="train_loss")
-    accuracy_col.plotly_chart(accuracy_curve(table), key="train_accuracy")
+    loss_col.plotly_chart(for_projector(loss_curve(table)), key="train_loss")
+    accuracy_col.plotly_chart(for_projector(accuracy_curve(table)), key="train_accuracy")
     if progress.evaluations:
         step, scores = progress.evaluations[-1]
         accuracy_col.caption(

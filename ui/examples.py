@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 DEFAULT_SENTENCE = "The cat is on the mat"
 
 EXAMPLES: dict[str, str] = {
@@ -18,3 +20,124 @@ EXAMPLES: dict[str, str] = {
         "الذين يؤمنون بالغيب ويقيمون الصلاة ومما رزقناهم ينفقون"
     ),
 }
+
+
+SENTENCE_KEY_PREFIX = {"fill_blank": "fill", "word_order": "order"}  # pages whose widget keys are shorter
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """A sentence chosen to show one thing, the page and settings that show it, and what to look at."""
+
+    title: str
+    topic: str  # repetition, agreement, negation, two meanings, word order, heads
+    page: str  # file stem in pages/, which is also its URL path
+    sentence: str
+    look_for: str
+    settings: dict[str, object] = field(default_factory=dict)  # widget keys of that page → values
+    expected_guess: str | None = None  # Fill-the-blank lessons: the model's top guess (tests hold the app to it)
+
+    @property
+    def sentence_key(self) -> str:
+        return f"{SENTENCE_KEY_PREFIX.get(self.page, self.page)}_sentence"
+
+    def query(self) -> dict[str, str]:
+        """The lesson's URL query: every setting, and the sentence, as the page's bound widgets read them."""
+        values = {self.sentence_key: self.sentence, **self.settings}
+        return {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in values.items()}
+
+
+LESSONS: list[Lesson] = [
+    Lesson(
+        "A word meets itself",
+        "repetition",
+        "similarity",
+        "the cat sat on the mat and the dog sat on the cat",
+        "With one-hot vectors and no positions, V·Vᵀ is 1 exactly where two words are the same word: raw "
+        "similarity knows identity and nothing else. The three rows of *the* are equal, and so are their mixes.",
+        {"similarity_embedding": "one-hot", "similarity_position": False},
+    ),
+    Lesson(
+        "الكتاب twice: same word, two places",
+        "repetition",
+        "similarity",
+        "الكتاب على الطاولة والقلم على الكتاب",
+        "Trained vectors, positions off: the two الكتاب rows are identical. Switch **Add positional encoding** on "
+        "and they separate — position is the only thing that tells two copies of a word apart.",
+        {"similarity_embedding": "trained model", "similarity_position": False, "similarity_metric": "cosine"},
+    ),
+    Lesson(
+        "One word, two meanings: bank",
+        "two meanings",
+        "similarity",
+        "I sat on the bank of the river then went to the bank to get money",
+        "Both *bank*s get the same vector, so their rows of V·Vᵀ and their attended mixes are the same: raw "
+        "similarity cannot tell a river bank from a money bank. Only learned heads that read the neighbours can "
+        "(next lesson, in Arabic).",
+        {"similarity_embedding": "random", "similarity_position": False, "similarity_softmax": True},
+    ),
+    Lesson(
+        "ذهب: 'went' and 'gold'",
+        "two meanings",
+        "heads",
+        "ذهب الله بنورهم ولهم اساور من ذهب",
+        "The two ذهب enter the model as one vector. Layer 1, head 1 reads the word before: the verb ذهب (went) "
+        "has none and rests on [CLS], the noun ذهب (gold) reads من (0.88). Head 2 reads the word after: the verb "
+        "reads its subject الله (0.80). After one layer the two ذهب are different vectors.",
+        {"heads_layer": 1, "heads_head": 1},
+    ),
+    Lesson(
+        "Agreement: the article agrees",
+        "agreement",
+        "fill_blank",
+        "إنه هو السميع [MASK]",
+        "After the definite السميع the model guesses the definite العليم. Open the next lesson: after the "
+        "indefinite سميع it guesses عليم. The blank learned the agreement by reading the word before it.",
+        expected_guess="العليم",
+    ),
+    Lesson(
+        "Agreement: no article, no article",
+        "agreement",
+        "fill_blank",
+        "إنه سميع [MASK]",
+        "The same pair without the article: the guess is the indefinite عليم.",
+        expected_guess="عليم",
+    ),
+    Lesson(
+        "Negation: لا ريب فيه",
+        "negation",
+        "fill_blank",
+        "ذلك الكتاب لا [MASK] فيه",
+        "The model completes Qurʾān 2:2 with ريب ('no doubt in it'): the blank reads the negation لا before it "
+        "and فيه after it (rows L1 H1 and L1 H2).",
+        expected_guess="ريب",
+    ),
+    Lesson(
+        "Negation: لا إله إلا هو",
+        "negation",
+        "fill_blank",
+        "لا [MASK] إلا هو",
+        "Between لا and إلا the model is almost certain: اله. A formula the heads learned from the words around "
+        "the blank on both sides.",
+        expected_guess="اله",
+    ),
+    Lesson(
+        "A previous-word head and a next-word head",
+        "heads",
+        "heads",
+        "قل هو الله احد",
+        "Layer 1, head 1 sends every word to the word before it (0.91–0.97); head 2 to the word after. Switch "
+        "W1 and W2 off: without the learned views the pattern goes — the rule lives in the W's and the position "
+        "bias.",
+        {"heads_layer": 1, "heads_head": 1},
+    ),
+    Lesson(
+        "Without positions, order does not matter",
+        "word order",
+        "word_order",
+        "the dog bit the man",
+        "Press **Shuffle the words**: with the positional encoding off, the shuffled sentence's similarities are "
+        "the same numbers moved around (the largest change is 0.0000). Switch positions on and they change.",
+        {"order_position": False},
+    ),
+]

@@ -14,6 +14,7 @@ import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
 from ui.models import MODEL_CREDIT
+from ui.style import apply_style, presentation_toggle
 
 _FRAMED = "app_frame_seen"  # session key: this session has had its first run
 SIDEBAR_NOTE = (
@@ -26,6 +27,7 @@ def app_pages() -> list[StreamlitPage]:
     # url_path equals each file's name, so legacy routing and ours agree on every URL.
     return [
         st.Page("pages/idea.py", title="The idea", url_path="idea", default=True),
+        st.Page("pages/lessons.py", title="Lessons", url_path="lessons"),
         st.Page("pages/similarity.py", title="Similarity: V·Vᵀ", url_path="similarity"),
         st.Page("pages/trainable.py", title="Trainable attention: W1, W2, W3", url_path="trainable"),
         st.Page("pages/heads.py", title="Multi-head attention", url_path="heads"),
@@ -40,6 +42,7 @@ def frame_app() -> StreamlitPage:
     st.session_state[_FRAMED] = True
     st.set_page_config(page_title="The attention explainer", page_icon="🔍", layout="wide")
     page = st.navigation(app_pages())
+    apply_style(presentation_toggle())
     st.sidebar.caption(SIDEBAR_NOTE)
     st.sidebar.caption(MODEL_CREDIT)
     return page

@@ -10,12 +10,14 @@ import torch
 from streamlit.delta_generator import DeltaGenerator
 
 from attention_core.figures import CAPTIONS, MatrixKind, figure_table, heatmap
+from ui.style import for_projector
 
 
 def chart(figure: go.Figure, key: str, where: DeltaGenerator | None = None) -> None:
     """A heatmap with export: PNG from Plotly's camera button, CSV of its matrix (pandas) from a button below.
     Files are named after the figure's title or its key, e.g. attention-similarity_A.png."""
     where = where or st.container()
+    figure = for_projector(figure)
     title = figure.layout.title.text or key
     name = "attention-" + (re.sub(r"[^\w]+", "-", title, flags=re.UNICODE).strip("-") or key)
     where.plotly_chart(figure, key=key, config={"displaylogo": False,

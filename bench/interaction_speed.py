@@ -1,0 +1,446 @@
+"""Server time per page interaction, where it goes at 512 tokens, and cold start to the first heatmap.
+
+    .venv/bin/python bench/interaction_speed.py            # everything (about 5 minutes on 2 cores)
+    .venv/bin/python bench/interaction_speed.py --skip-cold --reps 3
+
+1. Interactions (Streamlit AppTest: `.run()` executes the page script in this process, which is the server's work
+   for one rerun). For each page, with an Arabic sentence of 32 and of 512 tokens (Qurʾān āyāt joined), the wall
+   time of one rerun after typing a sentence (two different sentences of that length, alternately) and after a
+   toggle, median of --reps reruns after a warm-up. The app cuts sentences to attention_core.text.MAX_TOKENS
+   (64), so "512" as shipped really draws 64; the "512, cap lifted" rows patch that limit in this process only
+   (pages reading the trained model still stop at its max_len, 256 tokens with [CLS]).
+   Each rerun is split into: model (TrainedModel.analyze/predict/sentence, heads.head_view), maths
+   (attention_core.attention), heatmap figure building (figures.heatmap), Plotly's figure check
+   (plotly.tools.return_figure_from_figure_or_data, called by st.plotly_chart), JSON (plotly.io.to_json, called by
+   st.plotly_chart) and the CSV export (figure_table + DataFrame.to_csv, computed on every rerun by ui.show.chart).
+2. The same steps at 512 tokens called directly, plus a lean heatmap (float32 numpy z, no per-cell hover text).
+3. Cold start: `streamlit run app.py` as a subprocess; time until /_stcore/health answers and until the first
+   `.js-plotly-plot` is visible in Chromium (Playwright) on /similarity with an Arabic sentence in the URL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import contextlib
+import functools
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run as a script from anywhere in the repository
+
+APP = str(ROOT / "app.py")
+PAGES = ["similarity", "trainable", "heads", "fill_blank", "word_order", "idea"]
+SENTENCE_KEY = {"similarity": "similarity_sentence", "trainable": "trainable_sentence", "heads": "heads_sentence",
+                "fill_blank": "fill_sentence", "word_order": "order_sentence"}  # fmt: skip
+TARGET_MS = {32: 50.0, 512: 300.0}
+COLD_TARGET_S = 5.0
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]  # fmt: skip
+
+# ---------------------------------------------------------------------------------------------------------------
+# Subprocesses: always cleaned up (normal exit, exception, Ctrl-C, SIGTERM).
+
+_CHILDREN: list[subprocess.Popen] = []
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)  # the server's own process group (start_new_session=True)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=5)
+
+
+def _stop_all() -> None:
+    while _CHILDREN:
+        _stop(_CHILDREN.pop())
+
+
+atexit.register(_stop_all)
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+
+
+def start_server(port: int) -> subprocess.Popen:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true", "--server.address=127.0.0.1",
+         f"--server.port={port}", "--browser.gatherUsageStats=false"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    _CHILDREN.append(process)
+    return process
+
+
+def stop_server(process: subprocess.Popen) -> None:
+    _stop(process)
+    if process in _CHILDREN:
+        _CHILDREN.remove(process)
+
+
+def port_is_free(port: int) -> bool:
+    try:
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=0.5)
+    except OSError:
+        return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Sentences from the Qurʾān
+
+
+def quran_sentence(n_tokens: int, skip_lines: int = 0) -> str:
+    from attention_core.corpora import load_corpus
+    from attention_core.text import tokenize
+
+    tokens = []
+    for line in load_corpus("quran").train[skip_lines:]:
+        tokens += tokenize(line)
+        if len(tokens) >= n_tokens:
+            break
+    text = " ".join(t.surface for t in tokens[:n_tokens])
+    assert len(tokenize(text)) == n_tokens, "sentence rebuilt to a different length"
+    return text
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Per-step timers, patched into the modules the pages call (this process only; no file is changed)
+
+STEPS = ["model", "maths", "heatmap", "fig check", "to_json", "csv"]
+_spent: dict[str, float] = defaultdict(float)
+_depth: dict[str, int] = defaultdict(int)
+
+
+def _timed(step: str, function: Callable) -> Callable:
+    @functools.wraps(function)
+    def wrapper(*args: object, **kwargs: object) -> object:
+        if _depth[step]:  # nested call of the same step (attend_heads → attend): counted once
+            return function(*args, **kwargs)
+        _depth[step] += 1
+        started = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            _spent[step] += time.perf_counter() - started
+            _depth[step] -= 1
+
+    wrapper.__wrapped_step__ = step
+    return wrapper
+
+
+def _patch(owner: object, name: str, step: str) -> None:
+    current = getattr(owner, name)
+    if not hasattr(current, "__wrapped_step__"):
+        setattr(owner, name, _timed(step, current))
+
+
+def install_timers() -> None:
+    import pandas as pd
+    import plotly.io
+    import plotly.tools
+
+    import attention_core.attention as attention
+    import attention_core.figures as figures
+    import attention_core.heads as heads
+    import ui.show
+    from attention_core.inference import TrainedModel
+
+    for name in ("analyze", "predict", "sentence", "known_share"):
+        _patch(TrainedModel, name, "model")
+    for name in ("head_view", "compare_with_raw"):
+        _patch(heads, name, "model")
+    for name in ("attend", "attend_heads", "similarity", "unit_vectors", "random_projections"):
+        _patch(attention, name, "maths")
+    _patch(figures, "heatmap", "heatmap")
+    _patch(ui.show, "heatmap", "heatmap")  # head_grid's own reference
+    _patch(plotly.tools, "return_figure_from_figure_or_data", "fig check")
+    _patch(plotly.io, "to_json", "to_json")
+    _patch(ui.show, "figure_table", "csv")
+    _patch(pd.DataFrame, "to_csv", "csv")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 1. One rerun after an interaction, through AppTest
+
+
+def interactions(page: str, sentences: tuple[str, str]) -> dict[str, Callable]:
+    """name → a function (AppTest, i) → AppTest that makes the i-th interaction and reruns the script."""
+    if page == "idea":  # the idea page has no controls: a rerun is all there is
+        return {"rerun": lambda at, i: at.run()}
+    key = SENTENCE_KEY[page]
+    # set_value, not input(): AppTest's input() silently ignores text over the box's max_chars (2,000), and
+    # 512 Qurʾān tokens are about 2,700 characters (a shared link's ?..._sentence= is not limited).
+    found = {"type sentence": lambda at, i: at.text_input(key=key).set_value(sentences[i % 2]).run()}
+    toggles = {"similarity": "similarity_softmax", "trainable": "trainable_W1", "heads": "heads_W1"}
+    if page in toggles:
+        found[f"toggle {toggles[page]}"] = lambda at, i: at.toggle(key=toggles[page]).set_value(i % 2 == 0).run()
+    elif page == "fill_blank":
+        found["slider fill_k"] = lambda at, i: at.slider(key="fill_k").set_value(5 + i % 2 * 3).run()
+    elif page == "word_order":
+        found["button Shuffle"] = lambda at, i: at.button(key="order_shuffle").click().run()
+    return found
+
+
+def measure_page(page: str, sentences: tuple[str, str], reps: int) -> list[dict]:
+    from streamlit.testing.v1 import AppTest
+
+    rows = []
+    for name, act in interactions(page, sentences).items():
+        at = AppTest.from_file(APP, default_timeout=600).run()  # cold run: excluded
+        at = at.switch_page(f"pages/{page}.py").run()
+        if page != "idea":
+            at = at.text_input(key=SENTENCE_KEY[page]).set_value(sentences[1]).run()
+        at = act(at, 1)  # warm-up
+        times, split = [], defaultdict(list)
+        for i in range(reps):
+            _spent.clear()
+            started = time.perf_counter()
+            at = act(at, i)
+            times.append(time.perf_counter() - started)
+            for step in STEPS:
+                split[step].append(_spent[step])
+        if at.exception:
+            raise RuntimeError(f"{page}: {at.exception[0].value}")
+        charts = at.get("plotly_chart")
+        specs = [json.loads(c.proto.spec) for c in charts]
+        rows.append({
+            "page": page, "interaction": name, "ms": 1000 * statistics.median(times),
+            "split": {step: 1000 * statistics.median(v) for step, v in split.items()},
+            "charts": len(charts), "json_mb": sum(len(c.proto.spec) for c in charts) / 1e6,
+            "words": max((len(f["layout"]["meta"]["cols"]) for f in specs if "meta" in f["layout"]), default=0),
+            "warning": any("only the first" in w.value for w in at.warning),
+        })  # fmt: skip
+    return rows
+
+
+def interaction_table(reps: int) -> list[dict]:
+    import ui.controls
+
+    install_timers()
+    sentences = {n: (quran_sentence(n), quran_sentence(n, skip_lines=200)) for n in (32, 512)}
+    results = []
+    cases = [(32, "32", False), (512, "512 (cut to 64)", False), (512, "512 (cap lifted)", True)]
+    shipped_cap = ui.controls.MAX_TOKENS
+    for n, label, lift in cases:
+        ui.controls.MAX_TOKENS = 512 if lift else shipped_cap
+        try:
+            for page in PAGES:
+                print(f"  {page} @ {label} …", file=sys.stderr, flush=True)
+                for row in measure_page(page, sentences[n], reps):
+                    results.append({**row, "tokens": label, "n": n})
+        finally:
+            ui.controls.MAX_TOKENS = shipped_cap
+    return results
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 2. The steps at 512 tokens, called directly
+
+
+def best_of(function: Callable, reps: int) -> tuple[float, object]:
+    """Median ms of `reps` calls after one warm-up, and the last result."""
+    result = function()
+    times = []
+    for _ in range(reps):
+        started = time.perf_counter()
+        result = function()
+        times.append(time.perf_counter() - started)
+    return 1000 * statistics.median(times), result
+
+
+def direct_steps(reps: int) -> list[tuple[str, float, str]]:
+    import numpy as np
+    import plotly.graph_objects as go
+    import plotly.io
+    import plotly.tools
+    import torch
+
+    from attention_core.attention import attend, similarity
+    from attention_core.embeddings import embed_sentence
+    from attention_core.figures import dimension_labels, figure_table, heatmap, word_labels
+    from attention_core.inference import load_model
+    from attention_core.text import tokenize
+
+    torch.set_num_threads(max(1, torch.get_num_threads()))
+    tokens = tokenize(quran_sentence(512))
+    rows: list[tuple[str, float, str]] = []
+
+    def add(name: str, function: Callable, note: Callable[[object], str] = lambda _: "") -> object:
+        ms, result = best_of(function, reps)
+        rows.append((name, ms, note(result)))
+        return result
+
+    load_ms, model = best_of(load_model, 1)
+    rows.append(("load_model() (once per server, st.cache_resource)", load_ms, ""))
+    sentence = add("embed: random vectors, 512 × 64", lambda: embed_sentence(tokens, "random", d=64, seed=0))
+    add("embed: trained model, 255 × 128 (max_len 256)", lambda: model.sentence(tokens, True))
+    V = sentence.V
+    add("similarity V·Vᵀ, 512 × 64", lambda: similarity(V))
+    att = add("attend (scale + softmax), 512 × 64", lambda: attend(V))
+    add("model.analyze, 255 tokens + [CLS]", lambda: model.analyze(tokens),
+        lambda a: f"weights {tuple(a.weights.shape)}")  # fmt: skip
+    labels = word_labels(sentence.labels, sentence.known)
+    big = add("heatmap() 512 × 512 (hover text per cell)", lambda: heatmap(att.weights, labels, labels, kind="weights"))
+    add("heatmap() 512 × 64 (V)", lambda: heatmap(V, labels, dimension_labels(64), columns="dimensions"))
+    add("plotly figure check (st.plotly_chart), 512 × 512",
+        lambda: plotly.tools.return_figure_from_figure_or_data(big, validate_figure=True))  # fmt: skip
+    add("plotly.io.to_json, 512 × 512", lambda: plotly.io.to_json(big, validate=False),
+        lambda s: f"{len(s) / 1e6:.1f} MB of JSON")  # fmt: skip
+    add("CSV export (figure_table + to_csv), 512 × 512", lambda: figure_table(big).to_csv(),
+        lambda s: f"{len(s) / 1e6:.1f} MB")  # fmt: skip
+    z = att.weights.numpy().astype(np.float32)
+
+    def lean() -> str:
+        figure = go.Figure(go.Heatmap(z=z, colorscale="Blues", zmin=0, zmax=1,
+                                      hovertemplate="row %{y}, column %{x}: %{z:.3f}<extra></extra>"))  # fmt: skip
+        figure.update_layout(yaxis={"tickmode": "array", "tickvals": list(range(512)), "ticktext": labels})
+        figure.update_layout(xaxis={"tickmode": "array", "tickvals": list(range(512)), "ticktext": labels})
+        return plotly.io.to_json(figure, validate=False)
+
+    add("lean heatmap 512 × 512: float32 z, no hover text, built + to_json", lean,
+        lambda s: f"{len(s) / 1e6:.2f} MB of JSON")  # fmt: skip
+    analysis = model.analyze(tokens)
+    grid_labels = word_labels(analysis.labels, analysis.known)
+
+    def head_grid_256() -> int:
+        size = 0
+        for layer in analysis.weights:
+            for matrix in [*layer, layer.mean(0)]:
+                figure = heatmap(matrix, grid_labels, grid_labels, kind="weights", compact=True, height=300)
+                size += len(plotly.io.to_json(figure, validate=False))
+        return size
+
+    add("heads grid: 10 heatmaps 256 × 256, built + to_json", head_grid_256, lambda s: f"{s / 1e6:.1f} MB of JSON")
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 3. Cold start
+
+
+def cold_start(port: int, runs: int) -> list[tuple[float, float, float]]:
+    """(s to health, s to first heatmap, s to first heatmap on a second, warm visit) per run."""
+    from playwright.sync_api import sync_playwright
+
+    base = f"http://127.0.0.1:{port}"
+    url = f"{base}/similarity?similarity_sentence=" + urllib.parse.quote(quran_sentence(32))
+    results = []
+    with sync_playwright() as p:  # the browser is up before the clock starts, as a user's is
+        browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=FLAGS)
+        try:
+            for _ in range(runs):
+                if not port_is_free(port):
+                    raise RuntimeError(f"port {port} is in use; pick another with --port")
+                started = time.perf_counter()
+                server = start_server(port)
+                try:
+                    while True:
+                        if server.poll() is not None:
+                            raise RuntimeError("the server exited during start-up")
+                        try:
+                            urllib.request.urlopen(base + "/_stcore/health", timeout=1)
+                            break
+                        except OSError:
+                            time.sleep(0.02)
+                    health = time.perf_counter() - started
+                    first = _time_to_heatmap(browser, url) + time.perf_counter() - started
+                    started_warm = time.perf_counter()
+                    warm = _time_to_heatmap(browser, url) + time.perf_counter() - started_warm
+                    results.append((health, first, warm))
+                finally:
+                    stop_server(server)
+        finally:
+            browser.close()
+    return results
+
+
+def _time_to_heatmap(browser: object, url: str) -> float:
+    """Opens url in a fresh context and waits for a visible heatmap; returns 0 (the caller reads its own clock)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1200})
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.locator(".js-plotly-plot").first.wait_for(state="visible", timeout=120_000)
+    finally:
+        context.close()
+    return 0.0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--reps", type=int, default=5, help="measured reruns per interaction (after a warm-up)")
+    parser.add_argument("--cold-runs", type=int, default=3, help="cold starts to time")
+    parser.add_argument("--port", type=int, default=8611)
+    parser.add_argument("--skip-cold", action="store_true")
+    parser.add_argument("--skip-pages", action="store_true")
+    args = parser.parse_args()
+    import torch
+
+    print(f"# interaction_speed — {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} CPUs, torch threads "
+          f"{torch.get_num_threads()}, load average {os.getloadavg()[0]:.2f}")  # fmt: skip
+
+    if not args.skip_pages:
+        print(f"\n## 1. Server time of one rerun after an interaction (AppTest, median of {args.reps} after warm-up)")
+        rows = interaction_table(args.reps)
+        header = (f"{'page':<11} {'tokens':<16} {'interaction':<26} {'median ms':>9} {'target':>7} {'':<4} "
+                  + " ".join(f"{s:>9}" for s in STEPS)
+                  + f" {'other':>7} {'charts':>6} {'words':>5} {'JSON MB':>7}")  # fmt: skip
+        print(header)
+        print("-" * len(header))
+        for r in rows:
+            target = TARGET_MS[r["n"]]
+            other = r["ms"] - sum(r["split"].values())
+            print(f"{r['page']:<11} {r['tokens']:<16} {r['interaction']:<26} {r['ms']:>9.0f} {target:>7.0f} "
+                  f"{'pass' if r['ms'] <= target else 'FAIL':<4} "
+                  + " ".join(f"{r['split'][s]:>9.0f}" for s in STEPS)
+                  + f" {other:>7.0f} {r['charts']:>6} {r['words']:>5} {r['json_mb']:>7.2f}")  # fmt: skip
+        cut = sorted({r["page"] for r in rows if r["tokens"].startswith("512 (cut") and r["warning"]})
+        print(f"\n512 tokens as shipped: cut to 64 by MAX_TOKENS, with the 'only the first 64' notice on: {cut}")
+        print(
+            "Split columns are medians (ms) of: model, maths, heatmap building, Plotly's figure check and JSON in "
+            "st.plotly_chart, CSV export; other = Streamlit elements, LaTeX, AppTest bookkeeping; words = "
+            "columns of the widest heatmap (with [CLS] on the model pages); JSON MB = all charts of the page."
+        )
+
+    print(f"\n## 2. The steps at 512 tokens, called directly (median of {args.reps} after warm-up)")
+    for name, ms, note in direct_steps(args.reps):
+        print(f"{name:<72} {ms:>9.1f} ms  {note}")
+
+    if not args.skip_cold:
+        print(f"\n## 3. Cold start (streamlit run app.py, port {args.port}; Chromium already running)")
+        runs = cold_start(args.port, args.cold_runs)
+        print(f"{'run':<5} {'health s':>9} {'first heatmap s':>16} {'warm visit s':>13}")
+        for i, (health, first, warm) in enumerate(runs, 1):
+            print(f"{i:<5} {health:>9.2f} {first:>16.2f} {warm:>13.2f}")
+        health, first = statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+        warm = statistics.median(r[2] for r in runs)
+        print(f"{'med':<5} {health:>9.2f} {first:>16.2f} {warm:>13.2f}")
+        print(f"cold start to first heatmap {first:.2f} s, target ≤ {COLD_TARGET_S:g} s: "
+              f"{'pass' if first <= COLD_TARGET_S else 'FAIL'}; to health {health:.2f} s")  # fmt: skip
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    finally:
+        _stop_all()

@@ -1,0 +1,37 @@
+"""Lessons: sentences chosen to show one thing each, opened on the page and settings that show it."""
+
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from ui.examples import LESSONS
+from ui.navigation import ensure_app_frame
+from ui.style import PRESENTATION_KEY
+
+ensure_app_frame()
+
+st.title("Lessons: sentences that show something")
+st.markdown(
+    "Each lesson opens a page with a sentence and the settings that show one idea: repetition, agreement, "
+    "negation, a word with two meanings, word order, heads with rules. Every lesson is also a link to share: "
+    "it reopens exactly that view. The claims below are checked against the shipped model by the test suite."
+)
+topics = sorted({lesson.topic for lesson in LESSONS})
+chosen = st.pills("Topics", topics, selection_mode="multi", default=topics, key="lessons_topics")
+
+
+columns = st.columns(2)
+shown = [lesson for lesson in LESSONS if lesson.topic in chosen]
+for index, lesson in enumerate(shown):
+    with columns[index % 2].container(border=True):
+        st.markdown(f"**{lesson.title}** · *{lesson.topic}*")
+        st.text(lesson.sentence)  # plain text: a sentence is never read as Markdown
+        st.markdown(lesson.look_for)
+        query = lesson.query() | ({PRESENTATION_KEY: "true"} if st.session_state.get(PRESENTATION_KEY) else {})
+        left, right = st.columns([1, 2])
+        # A page link, not a button and st.switch_page: switching pages clears the URL's query, which Streamlit
+        # refuses while a widget (presentation mode) is bound to it. The link carries the lesson in its query.
+        left.page_link(f"pages/{lesson.page}.py", label="Open the lesson", icon="▶️", query_params=query)
+        right.markdown(f"[Link to share]({lesson.page}?{urlencode(query)})")
+if not shown:
+    st.info("Pick a topic above to see its lessons.")
