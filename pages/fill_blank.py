@@ -49,6 +49,10 @@ with left:
 with right:
     st.subheader("Where the blank looked")
     rows, matrix = analysis.attention_from(blank + 1)  # +1: the model's [CLS] comes first
+    st.latex(r"A^{(\ell,h)}_{\mathrm{blank},\,:} = \mathrm{softmax}\!\left(\frac{V1_{\mathrm{blank}}\,V2^\top}"
+             r"{\sqrt{d_h}} + B\right)")  # fmt: skip
+    st.caption(f"Shapes: one row of each head's ({matrix.shape[1]} × {matrix.shape[1]}) attention, stacked: "
+               f"({matrix.shape[0]} heads × {matrix.shape[1]} words)")  # fmt: skip
     labels = word_labels(analysis.labels, analysis.known)
     chart(figure=heatmap(matrix, rows, labels, kind="weights", rtl=sentence.rtl), key="fill_attention")
     st.caption(

@@ -30,6 +30,10 @@ n_layers, n_heads = analysis.weights.shape[:2]
 rtl = sentence.rtl
 
 st.subheader("Every layer and head")
+st.latex(r"A^{(\ell,h)} = \mathrm{softmax}\!\left(\frac{(xW_1^{h})(xW_2^{h})^\top}{\sqrt{d_h}} + B^{h}\right)")
+st.caption(f"Shapes: {n_layers} layers × {n_heads} heads, each ({len(labels)} × {len(labels)}); x is what the layer "
+           "reads. Each head is its own view: its own W1, W2 (what others call Q and K) decide who looks at "
+           "whom.")  # fmt: skip
 head_grid(analysis.weights, labels, rtl, "heads_grid")
 
 pick_layer, pick_head, w1, w2, w3 = st.columns(5)

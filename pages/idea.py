@@ -34,6 +34,9 @@ Forget *query*, *key* and *value* for a moment.
 st.subheader(f"The raw story on “{DEFAULT_SENTENCE}”: one-hot words, no training")
 sentence = embed_sentence(list(read_sentence(DEFAULT_SENTENCE).tokens), "one-hot", use_position=False)
 raw = attend(sentence.V, scale=False, softmax=False)
+n, d = sentence.V.shape
+st.latex(r"S = V\,V^\top")
+st.caption(f"Shapes: ({n} × {d})·({d} × {n}) = ({n} × {n}): one row and one column per word")
 chart(
     figure=heatmap(raw.weights, sentence.labels, sentence.labels, kind="signed", title="V·Vᵀ", height=360),
     key="idea_raw",

@@ -103,6 +103,9 @@ def draw_probe(progress: Progress, index: int, key: str) -> None:
     rtl = is_right_to_left(" ".join(progress.probe_labels))
     loss = f", loss {snapshot.loss:.2f}" if snapshot.loss is not None else " (untrained: random weights)"
     st.markdown(f"**The probe's attention at step {snapshot.step:,}**{loss}")
+    n = len(labels)
+    st.latex(r"A^{(\ell,h)} = \mathrm{softmax}\!\left(\frac{V1\,V2^\top}{\sqrt{d_h}}\right),\quad "
+             rf"({n} \times {n})\ \text{{per head}}")  # fmt: skip
     head_grid(snapshot.weights, labels, rtl, key, average=False)
 
 

@@ -60,6 +60,8 @@ shuffled_labels = [labels[i] for i in order]
 st.subheader("2 · The same words, shuffled")
 st.latex(r"S = \frac{V V^\top}{\sqrt{d}}" + (r",\quad V = E + P" if choice.use_position
                                                                             else r",\quad V = E"))  # fmt: skip
+st.caption(f"Shapes: ({n} × {d})·({d} × {n}) = ({n} × {n}), three times: as typed, shuffled, and shuffled then put "
+           "back in the typed order so the cells can be compared one by one")  # fmt: skip
 typed, mixed, back = st.columns(3)
 chart(where=typed, figure=heatmap(effect.original, labels, labels, kind="signed", rtl=sentence.rtl, title="as typed",
                            height=380, compact=True), key="order_typed")  # fmt: skip
