@@ -82,7 +82,8 @@ def tick_labels(page: object, axis: str, chart: int) -> list[tuple[float, str]]:
     """(x position on screen, text) of the tick labels of one Plotly chart, sorted left to right; the mark of
     words outside the trained model's vocabulary is dropped."""
     texts = page.locator(".js-plotly-plot").nth(chart).locator(f".{axis}tick text")
-    return sorted((t.bounding_box()["x"], t.text_content().removesuffix(UNKNOWN_MARK)) for t in texts.all())
+    boxes = [(t.bounding_box(), t.text_content()) for t in texts.all()]
+    return sorted((box["x"], text.removesuffix(UNKNOWN_MARK)) for box, text in boxes if box is not None)
 
 
 def wait_for_charts(page: object) -> None:
@@ -175,3 +176,105 @@ def test_the_url_carries_the_sentence_and_toggles(server: str, browser: object) 
     annotations = shared.locator(".katex-mathml annotation").all_text_contents()
     assert any("(VI)" in a for a in annotations), "W1 must reopen switched off"
     shared.close()
+
+
+# page path → (label of its W1 switch or None, does the first chart have the typed words on its y axis)
+EVERY_PAGE = {
+    "similarity": (None, True),
+    "trainable": ("W1 (query)", True),
+    "heads": ("trained W1", True),
+    "fill_blank": (None, False),  # rows are heads; the words are its columns
+    "word_order": (None, True),
+}
+
+
+@pytest.mark.parametrize("path", list(EVERY_PAGE))
+def test_every_sentence_page_in_arabic_with_w1_and_the_url(server: str, browser: object, path: str) -> None:
+    """Each page: type Arabic, find its words on the heatmap's ticks (right to left), switch W1 off where the page
+    has one, and find the state in the URL; a screenshot of each page goes to test-output/browser/."""
+    w1_label, words_on_rows = EVERY_PAGE[path]
+    page = browser.new_page(viewport={"width": 1400, "height": 3200})
+    page.goto(f"{server}/{path}")
+    wait_for_charts(page)
+    box = page.get_by_label("Your sentence (any language; Arabic reads right to left)")
+    box.fill(ARABIC)
+    box.press("Enter")
+    page.wait_for_function(
+        "t => [...document.querySelectorAll('.js-plotly-plot .xtick text')].some(e => e.textContent.startsWith(t))",
+        arg=ARABIC.split()[0], timeout=30_000,
+    )  # fmt: skip
+    wait_for_charts(page)
+    words = ARABIC.split()
+    # The page's chart that shows the most of the typed words (small grid cells may hide a crowded tick).
+    chart = max(range(page.locator(".js-plotly-plot").count()),
+                key=lambda i: sum(t in words for _, t in tick_labels(page, "x", i)))  # fmt: skip
+    columns = [t for _, t in tick_labels(page, "x", chart) if t in words]
+    expected = words if path != "fill_blank" else words[:-1]  # Fill the blank hides the last word by default
+    assert columns == expected[::-1], "Arabic: the first word is the right-most column"
+    if words_on_rows:
+        assert [t for _, t in tick_labels(page, "y", chart) if t in words]  # and the words label the rows
+    if w1_label:
+        page.get_by_text(w1_label, exact=True).click()
+        page.wait_for_function(f"() => location.search.includes('{path}_W1=false')", timeout=30_000)
+        wait_for_charts(page)
+    page.wait_for_function("() => location.search.includes('_sentence=')", timeout=30_000)
+    assert page.locator("[data-testid='stException']").count() == 0
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(OUTPUT / f"{path}.png"), full_page=True)
+    page.close()
+
+
+def test_a_lesson_opens_from_the_gallery_and_from_its_link(server: str, browser: object) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 2400})
+    page.goto(f"{server}/lessons")
+    page.get_by_text("Open the lesson").first.wait_for(timeout=60_000)
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(OUTPUT / "lessons.png"), full_page=True)
+    page.locator("[data-testid='stPageLink'] a").filter(has_text="Open the lesson").nth(2).click()  # the third card
+    page.wait_for_function("() => location.pathname.endsWith('/fill_blank')", timeout=30_000)
+    wait_for_charts(page)
+    assert page.get_by_text("العليم").count() >= 1  # the agreement lesson's top guess
+    link = page.evaluate("location.href")
+    page.close()
+    shared = browser.new_page(viewport={"width": 1400, "height": 2400})
+    shared.goto(link)
+    wait_for_charts(shared)
+    assert "السميع" in [t for _, t in tick_labels(shared, "x", 0)]
+    assert shared.locator("[data-testid='stException']").count() == 0
+    shared.close()
+
+
+def test_training_live_then_using_my_model_on_another_page(server: str, browser: object) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 3200})
+    page.goto(f"{server}/train")
+    start = page.get_by_role("button", name="Start a new run")
+    start.wait_for(timeout=60_000)
+    page.get_by_text("paste text", exact=True).click()
+    lines = "\n".join(f"the {a} saw the {b} near the river" for a in ("cat", "dog", "bird", "fox", "cow")
+                      for b in ("tree", "house", "boat", "bridge", "field", "stone"))  # fmt: skip
+    page.get_by_label("Your text, one sentence per line (any language)").fill(lines)
+    page.get_by_role("combobox", name="Model size").click()
+    page.get_by_role("option").filter(has_text="tiny: 1 layer").click()
+    page.get_by_text("steps", exact=True).click()
+    steps = page.get_by_role("spinbutton", name="Steps")
+    steps.fill("200")
+    steps.press("Enter")
+    time.sleep(1.0)
+    start.click()
+    page.get_by_text("Training…").first.wait_for(timeout=30_000)  # the live view, redrawn while the run goes on
+    page.get_by_text("Replay: how the attention emerged").wait_for(timeout=240_000)
+    wait_for_charts(page)
+    assert page.get_by_text("Finished tiny model on pasted text").count() == 1
+    assert page.get_by_role("button", name="Download my model (.zip: safetensors weights, config and vocabulary "
+                                           "JSON)").count() == 1  # fmt: skip
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(OUTPUT / "train.png"), full_page=True)
+    page.locator("[data-testid='stSidebarNav']").get_by_text("Fill the blank").click()  # same session
+    page.get_by_label("Your sentence (any language; Arabic reads right to left)").wait_for(timeout=30_000)
+    box = page.get_by_label("Your sentence (any language; Arabic reads right to left)")
+    box.fill("the cat saw the [MASK] near the river")
+    box.press("Enter")
+    wait_for_charts(page)
+    assert page.locator("[data-testid='stSidebar']").get_by_text("my model (Train page)").count() == 1
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.close()
