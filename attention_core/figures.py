@@ -15,6 +15,8 @@ import torch
 
 ARABIC_FONTS = "Noto Naskh Arabic, Noto Sans Arabic, Amiri, DejaVu Sans, Arial, sans-serif"
 UNKNOWN_MARK = " (?)"  # appended to the label of a word the embedding does not know
+_HOVER_TEXT_CELLS = 64 * 64  # up to this many cells, hovering a cell names its two words
+_MAX_TICKS = 64  # a longer axis labels every k-th word (hover still gives the row and column)
 
 # What the colours mean, per kind of matrix.
 #   weights: softmax rows, each in [0, 1] and summing to 1 → sequential scale fixed to [0, 1]
@@ -77,14 +79,19 @@ def heatmap(
     n_rows, n_cols = values.shape
     if (n_rows, n_cols) != (len(rows), len(cols)):
         raise ValueError(f"matrix {tuple(values.shape)} does not match {len(rows)} row and {len(cols)} column labels")
-    grid = values.tolist()
-    hover = [[f"{rows[i]} → {cols[j]}: {grid[i][j]:.3f}" for j in range(n_cols)] for i in range(n_rows)]
+    # A numpy z goes to the browser as one typed binary array (Plotly ≥ 6): at 512 words that is 1 MB instead of
+    # 12 MB of JSON numbers, and Plotly does not validate a quarter-million list items one by one.
+    grid = values.numpy()
+    if n_rows * n_cols <= _HOVER_TEXT_CELLS:
+        hover = {"text": [[f"{rows[i]} → {cols[j]}: {grid[i, j]:.3f}" for j in range(n_cols)] for i in range(n_rows)],
+                 "hovertemplate": "%{text}<extra></extra>"}  # fmt: skip
+    else:  # a word-by-word hover text per cell would cost more than the rest of the figure together
+        hover = {"hovertemplate": "row %{y} → column %{x}: %{z:.3f}<extra></extra>"}
     trace = go.Heatmap(
         z=grid,
         x=list(range(n_cols)),
         y=list(range(n_rows)),
-        text=hover,
-        hovertemplate="%{text}<extra></extra>",
+        **hover,
         # Right-to-left figures keep their row labels on the right, so the colour bar moves to the left.
         colorbar={"thickness": 12, "x": -0.01, "xanchor": "right"} if rtl else {"thickness": 12},
         showscale=not compact,
@@ -94,7 +101,9 @@ def heatmap(
         trace.update(texttemplate="%{z:.2f}", textfont={"size": 11})
     figure = go.Figure(trace)
     figure.update_layout(meta={"rows": rows, "cols": cols})  # every label, for export (ticks may be thinned)
-    column_step = -(-n_cols // 16) if columns == "dimensions" and n_cols > 40 else 1
+    # Long axes label every k-th row or column (the CSV export keeps every label).
+    column_step = -(-n_cols // 16) if columns == "dimensions" and n_cols > 40 else -(-n_cols // _MAX_TICKS)
+    row_step = -(-n_rows // _MAX_TICKS)
     figure.update_layout(
         title={"text": title, "x": 0.0},
         font={"family": ARABIC_FONTS, "size": 14},
@@ -111,8 +120,8 @@ def heatmap(
         },
         yaxis={
             "tickmode": "array",
-            "tickvals": list(range(n_rows)),
-            "ticktext": rows,
+            "tickvals": list(range(0, n_rows, row_step)),
+            "ticktext": rows[::row_step],
             "autorange": "reversed",  # first word on top, as a matrix is read
             "side": "right" if rtl else "left",
             "tickfont": {"size": 12 if compact else 15},

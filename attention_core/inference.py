@@ -58,6 +58,11 @@ class TrainedModel:
         known = tuple(t.norm in self.vocabulary.index for t in tokens)
         return tokens, torch.tensor([ids]), known
 
+    @property
+    def max_words(self) -> int:
+        """The longest sentence the model reads: its position table's length less the [CLS] in front."""
+        return self.model.config.max_len - 1
+
     def known_share(self, tokens: list[Token]) -> float:
         """Share of the words (not punctuation) that the vocabulary knows; 0.0 for a sentence without words."""
         words = [t for t in tokens if t.is_word]

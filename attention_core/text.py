@@ -95,7 +95,8 @@ def is_right_to_left(text: str) -> bool:
     return arabic > other
 
 
-MAX_TOKENS = 64  # heatmaps stop being readable beyond this many words; longer input is cut, with a notice
+MAX_TOKENS = 512  # the longest sentence the pages take (a paragraph); longer input is cut, with a notice
+READABLE_TOKENS = 64  # beyond this many words a heatmap labels only every k-th word (see figures._MAX_TICKS)
 
 
 @dataclass(frozen=True)

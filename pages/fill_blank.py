@@ -1,5 +1,7 @@
 """Fill the blank: the trained model guesses a hidden word, and the heatmap shows where the blank looked."""
 
+import zlib
+
 import pandas as pd
 import streamlit as st
 
@@ -8,7 +10,7 @@ from attention_core.text import MASK, Token
 from ui.controls import sentence_input
 from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
-from ui.show import chart, flag_unknown_words
+from ui.show import chart, flag_model_cut, flag_unknown_words
 
 ensure_app_frame()
 
@@ -28,14 +30,25 @@ if not any(t.surface == MASK for t in tokens):
     if not choices:
         st.info("Type a sentence with at least one word to hide.")
         st.stop()
-    hidden = st.pills("Click a word to hide it", choices, default=choices[-1], key="fill_hidden",
-                      format_func=lambda i: tokens[i].surface, required=True)  # fmt: skip
+    # Pills tell options apart by their labels: a repeated word carries its place (the ·2, the ·5), or clicking
+    # the second "the" would hide the first.
+    repeated = {s for s in (tokens[i].surface for i in choices) if sum(tokens[j].surface == s for j in choices) > 1}
+    # The key follows the sentence: a new sentence starts with its own last word hidden, not the old index.
+    key = f"fill_hidden_{zlib.crc32(' '.join(t.surface for t in tokens).encode())}"
+    hidden = st.pills("Click a word to hide it", choices, default=choices[-1], key=key, required=True,
+                      format_func=lambda i: f"{tokens[i].surface} ·{i + 1}" if tokens[i].surface in repeated
+                      else tokens[i].surface)  # fmt: skip
     tokens[hidden] = Token(MASK, MASK, is_word=False)
 k = st.slider("How many guesses", 1, 10, 5, key="fill_k", bind="query-params")
 
 model = chosen_model("fill_blank")
 blank = next(i for i, t in enumerate(tokens) if t.surface == MASK)
+if blank >= model.max_words:
+    st.warning(f"The blank is word {blank + 1}, but the model reads only the first {model.max_words}: put the "
+               "[MASK] earlier, or shorten the text.")  # fmt: skip
+    st.stop()
 analysis = model.analyze(tokens)
+flag_model_cut(len(tokens), model.max_words)
 flag_unknown_words(analysis.labels[1:], analysis.known[1:])
 left, right = st.columns([1, 2])
 with left:

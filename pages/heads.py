@@ -7,7 +7,7 @@ from attention_core.heads import compare_with_raw, explain_cell, head_view
 from ui.controls import sentence_input
 from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
-from ui.show import chart, flag_unknown_words, head_grid, show_step
+from ui.show import chart, flag_model_cut, flag_unknown_words, head_grid, show_step
 
 ensure_app_frame()
 
@@ -25,6 +25,7 @@ model = chosen_model("heads")
 tokens = list(sentence.tokens)
 analysis = model.analyze(tokens)
 labels = word_labels(analysis.labels, analysis.known)
+flag_model_cut(len(tokens), model.max_words)
 flag_unknown_words(analysis.labels[1:], analysis.known[1:])
 n_layers, n_heads = analysis.weights.shape[:2]
 rtl = sentence.rtl

@@ -6,7 +6,7 @@ from attention_core.corpora import CorpusError
 from attention_core.encoder import PRESETS
 from attention_core.figures import word_labels
 from attention_core.live_training import LIMITS, Progress, RunLimitError, TrainingRun, default_probe
-from attention_core.text import MAX_TOKENS, is_right_to_left, read_sentence
+from attention_core.text import is_right_to_left, read_sentence
 from attention_core.train import TrainSettings
 from attention_core.training_figures import accuracy_curve, history_table, loss_curve
 from ui.corpora import CORPUS_CHOICES, PASTE, UPLOAD, chosen_corpus
@@ -17,6 +17,7 @@ from ui.style import for_projector
 
 ensure_app_frame()
 
+PROBE_MAX_WORDS = 24  # the probe is drawn once per head, small: longer ones are cut
 PRESET_NOTES = {
     "quran": "2 layers × 4 heads, d = 128, heads start on neighbouring words (the shipped model's recipe)",
     "tiny": "1 layer × 2 heads, d = 32: learns fast, learns little",
@@ -56,8 +57,9 @@ if by == "minutes":
 else:
     budget = right.number_input("Steps", 10, LIMITS.max_steps, 1000, 100, key="train_steps", disabled=running)
     settings = TrainSettings(steps=int(budget), minutes=LIMITS.max_minutes)
-probe_text = right.text_input("Probe sentence (its attention is drawn live)", key="train_probe", max_chars=500,
-                              placeholder="empty: the first held-out line of the text", disabled=running)  # fmt: skip
+probe_text = right.text_input(f"Probe sentence, up to {PROBE_MAX_WORDS} words (its attention is drawn live)",
+                              key="train_probe", max_chars=500, disabled=running,
+                              placeholder="empty: the first held-out line of the text")  # fmt: skip
 st.caption(
     f"Limits on this shared server: {LIMITS.max_minutes:g} minutes or {LIMITS.max_steps:,} steps per run, "
     f"uploads and pastes up to {LIMITS.max_corpus_bytes / 1e6:g} MB and at least {LIMITS.min_lines} lines, "
@@ -73,7 +75,7 @@ def start(resume: bool) -> None:
             notices = current.start(settings)
         else:
             corpus = chosen_corpus(corpus_choice, upload, pasted or "")
-            probe = read_sentence(probe_text, MAX_TOKENS)
+            probe = read_sentence(probe_text, PROBE_MAX_WORDS)
             tokens = list(probe.tokens) if not probe.is_empty else default_probe(corpus)
             current = TrainingRun(corpus, preset_name, tokens)
             notices = current.start(settings)

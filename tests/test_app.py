@@ -41,6 +41,11 @@ def assert_clean(at: AppTest) -> None:
     assert not at.error, [e.value for e in at.error]
 
 
+def hidden_word_pills(at: AppTest):
+    """Fill the blank's "click a word to hide it" (its key follows the sentence)."""
+    return next(p for p in at.pills if p.key.startswith("fill_hidden_"))
+
+
 def type_sentence(at: AppTest, page: str, text: str) -> AppTest:
     return at.text_input(key=f"{page}_sentence").input(text).run()
 
@@ -133,11 +138,15 @@ def test_blank_sentence_gets_a_message_and_no_heatmap(page: str, text: str) -> N
     assert any("Type a sentence" in i.value for i in at.info)
 
 
-def test_long_sentence_is_cut_with_a_notice() -> None:
-    at = type_sentence(open_page("similarity"), "similarity", " ".join(["word"] * 300))
+def test_long_text_is_cut_at_512_and_long_axes_label_every_few_words() -> None:
+    at = type_sentence(open_page("similarity"), "similarity", " ".join(f"w{i}" for i in range(600)))
     assert_clean(at)
-    assert any("only the first 64" in w.value for w in at.warning)
-    assert len(word_axes(at)[0][0]) == 64
+    assert any("only the first 512" in w.value for w in at.warning)
+    assert any("label every few words" in i.value for i in at.info)
+    ticks = word_axes(at)[0][0]
+    assert ticks == [f"w{i}" for i in range(0, 512, 8)]  # every 8th of 512 words labelled
+    matrix = figures(at)[1]["data"][0]["z"]  # the similarities: a typed array of 512 × 512 for the browser
+    assert matrix["shape"] in ("512, 512", [512, 512])
 
 
 def test_example_button_fills_the_sentence_and_follows_to_the_next_page() -> None:
@@ -192,7 +201,7 @@ def test_fill_the_blank_hides_a_clicked_word() -> None:
     at = type_sentence(open_page("fill_blank"), "fill", "بسم الله الرحمن الرحيم")
     assert_clean(at)
     assert figures(at)[0]["layout"]["xaxis"]["ticktext"][-1] == "[MASK]"  # the last word is hidden first
-    at = at.pills(key="fill_hidden").set_value(2).run()
+    at = hidden_word_pills(at).set_value(2).run()
     assert_clean(at)
     assert at.dataframe[0].value["word"].iloc[0] == "الرحمن"
     assert figures(at)[0]["layout"]["xaxis"]["ticktext"] == ["[CLS]", "بسم", "الله", "[MASK]", "الرحيم"]
@@ -270,3 +279,32 @@ def test_presentation_mode_enlarges_every_figure() -> None:
     assert_clean(at)
     bigger = [figure["layout"]["font"]["size"] for figure in figures(at)]
     assert len(bigger) == len(normal) and all(b > n for b, n in zip(bigger, normal, strict=True))
+
+
+@pytest.mark.parametrize(("page", "prefix"), [("heads", "heads"), ("fill_blank", "fill"), ("similarity", "similarity")])
+def test_text_longer_than_the_model_reads_is_cut_with_a_notice(page: str, prefix: str) -> None:
+    at = type_sentence(open_page(page), prefix, " ".join(["الله"] * 300))
+    assert_clean(at)
+    if page != "fill_blank":
+        assert any("reads at most 255" in w.value for w in at.warning)
+        assert len(figures(at)[-1]["layout"]["meta"]["rows"]) <= 256
+    else:  # Fill the blank hides the last word, which the model cannot read: it says so
+        assert any("put the [MASK] earlier" in w.value for w in at.warning)
+
+
+def test_clicking_a_repeated_word_hides_that_very_word() -> None:
+    at = type_sentence(open_page("fill_blank"), "fill", "the cat sat on the mat the")
+    assert hidden_word_pills(at).value == 6  # the last word by default, though "the" occurs three times
+    at = hidden_word_pills(at).set_value(4).run()
+    assert_clean(at)
+    columns = figures(at)[0]["layout"]["meta"]["cols"]
+    assert [c.removesuffix(UNKNOWN_MARK) for c in columns] == [
+        "[CLS]",
+        "the",
+        "cat",
+        "sat",
+        "on",
+        "[MASK]",
+        "mat",
+        "the",
+    ]

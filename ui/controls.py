@@ -8,9 +8,10 @@ import streamlit as st
 
 from attention_core.embeddings import Sentence, embed_sentence
 from attention_core.inference import TrainedModel
-from attention_core.text import MAX_TOKENS, ReadSentence, read_sentence
+from attention_core.text import MAX_TOKENS, READABLE_TOKENS, ReadSentence, read_sentence
 from ui.examples import DEFAULT_SENTENCE, EXAMPLES
 from ui.models import chosen_model
+from ui.show import flag_model_cut
 
 # The sentence follows the user from page to page: widget state is dropped when a page stops drawing the
 # widget, so the text is also kept under a plain session key that no widget owns.
@@ -39,7 +40,7 @@ def sentence_input(page: str) -> ReadSentence | None:
         key=widget_key,
         on_change=_keep_sentence,
         args=(widget_key,),
-        max_chars=2000,
+        max_chars=6000,
         bind="query-params",
     )
     st.pills("Examples", list(EXAMPLES), key=pills_key, on_change=_use_example, args=(widget_key, pills_key))
@@ -48,9 +49,11 @@ def sentence_input(page: str) -> ReadSentence | None:
         st.info("Type a sentence above, or pick an example, to see how its words attend to each other.")
         return None
     if sentence.was_cut:
-        st.warning(
-            f"Your text has {sentence.n_typed} words and marks; only the first {sentence.limit} are shown "
-            "(larger heatmaps stop being readable)."
+        st.warning(f"Your text has {sentence.n_typed:,} words and marks; only the first {sentence.limit} are shown.")
+    if len(sentence.tokens) > READABLE_TOKENS:
+        st.info(
+            f"A long text: the heatmaps label every few words (all {len(sentence.tokens)} are in each matrix; "
+            "hover a cell for its row and column, or download the CSV for every label)."
         )
     return sentence
 
@@ -75,6 +78,7 @@ def embed(sentence: ReadSentence, choice: EmbeddingChoice) -> Sentence:
     if source == AUTOMATIC:
         source = TRAINED if choice.model.known_share(list(sentence.tokens)) >= 0.5 else "random"
     if source == TRAINED:
+        flag_model_cut(len(sentence.tokens), choice.model.max_words)
         return choice.model.sentence(list(sentence.tokens), choice.use_position)
     return embed_sentence(list(sentence.tokens), source, d=choice.d, seed=choice.seed, use_position=choice.use_position)
 

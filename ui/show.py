@@ -43,6 +43,12 @@ def show_step(
     st.caption(CAPTIONS[kind])
 
 
+def flag_model_cut(n_tokens: int, max_words: int) -> None:
+    if n_tokens > max_words:
+        st.warning(f"The trained model reads at most {max_words} words and marks; the {n_tokens - max_words} after "
+                   "them are left out here.")  # fmt: skip
+
+
 def flag_unknown_words(labels: list[str], known: tuple[bool, ...]) -> None:
     unknown = [w for w, ok in zip(labels, known, strict=True) if not ok]
     if unknown:
