@@ -170,33 +170,42 @@ async def settle(page: object, timeout_ms: int = 240_000) -> None:
 
 async def sentence_session(browser: object, base: str, page_name: str, text: str, log: list[str]) -> object:
     started = time.perf_counter()
+    language = "Arabic" if text[0] >= "\u0600" else "English"
+    kind, label = CONTROLS[page_name]
     context = await browser.new_context(viewport={"width": 1400, "height": 1600})
     page = await context.new_page()
-    await page.goto(f"{base}/{page_name}")
-    await wait_for_charts(page)
-    box = page.get_by_label(BOX)
-    await box.fill(text)
-    await box.press("Enter")
-    await asyncio.sleep(0.5)
-    await page.wait_for_function(
-        "w => [...document.querySelectorAll('.js-plotly-plot .ytick text, .js-plotly-plot .xtick text')]"
-        ".some(e => e.textContent.startsWith(w))",
-        arg=text.split()[0],
-        timeout=240_000,
-    )
-    await settle(page)
-    kind, label = CONTROLS[page_name]
-    if kind == "toggle":
-        await page.get_by_text(label, exact=True).click()
-    elif kind == "button":
-        await page.get_by_role("button", name=label).click()
-    else:
-        await page.locator("[data-testid='stSlider'] input[type=range]").first.focus()
-        await page.keyboard.press("ArrowRight")
-    await asyncio.sleep(0.5)
-    await settle(page)
+    step = "open the page"
+    try:
+        await page.goto(f"{base}/{page_name}")
+        await wait_for_charts(page)
+        step = "type the sentence"
+        box = page.get_by_label(BOX)
+        await box.fill(text)
+        await box.press("Enter")
+        await page.wait_for_function(
+            "w => [...document.querySelectorAll('.js-plotly-plot .ytick text, .js-plotly-plot .xtick text')]"
+            ".some(e => e.textContent.startsWith(w))",
+            arg=text.split()[0],
+            timeout=240_000,
+        )
+        await settle(page)
+        step = f"{kind} '{label}'"
+        if kind == "toggle":
+            await page.get_by_text(label, exact=True).click()
+        elif kind == "button":
+            await page.get_by_role("button", name=label).click()
+        else:
+            await page.locator("[data-testid='stSlider'] input[type=range]").first.focus()
+            await page.keyboard.press("ArrowRight")
+        await asyncio.sleep(0.5)
+        await settle(page)
+    except Exception as error:  # one stuck session must not hide the others' numbers
+        shot = Path(f"/tmp/memory_ten_sessions-{page_name}-{language}.png")
+        with contextlib.suppress(Exception):
+            await page.screenshot(path=str(shot))
+        log.append(f"{page_name:<11} {language:<8} FAILED at {step}: {type(error).__name__} (screenshot {shot})")
+        return context
     errors = await page.locator("[data-testid='stException']").count()
-    language = "Arabic" if text[0] >= "\u0600" else "English"
     log.append(f"{page_name:<11} {language:<8} typed + {kind} '{label}': "
                f"{time.perf_counter() - started:.1f} s{', EXCEPTION on page' if errors else ''}")  # fmt: skip
     return context

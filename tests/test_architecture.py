@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -31,3 +33,25 @@ def test_ruff_is_clean() -> None:
     assert check.returncode == 0, check.stdout
     fmt = subprocess.run([ruff, "format", "--check", "."], capture_output=True, text=True, cwd=ROOT)
     assert fmt.returncode == 0, fmt.stdout
+
+
+def _requirements() -> dict[str, str]:
+    pins = {}
+    for line in (ROOT / "requirements.txt").read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            name, spec = re.match(r"([A-Za-z0-9_.-]+)(.*)", line).groups()
+            pins[name.lower()] = spec.strip()
+    return pins
+
+
+def test_the_cloud_pipfile_lists_what_requirements_txt_lists() -> None:
+    """Community Cloud installs from the Pipfile (torch from PyTorch's CPU index); the same packages and pins."""
+    pipfile = tomllib.loads((ROOT / "Pipfile").read_text())
+    packages = {name.lower(): spec if isinstance(spec, str) else spec["version"]
+                for name, spec in pipfile["packages"].items()}  # fmt: skip
+    assert packages == _requirements()
+    assert pipfile["packages"]["torch"] == {"version": "==2.13.0", "index": "pytorch-cpu"}
+    assert {"name": "pytorch-cpu", "url": "https://download.pytorch.org/whl/cpu", "verify_ssl": True} in pipfile[
+        "source"
+    ]
