@@ -74,11 +74,41 @@ def read_config(folder: Path) -> EncoderConfig:
         raise CheckpointError(f"{folder}: missing {CONFIG}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise CheckpointError(f"{folder / CONFIG}: not valid JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise CheckpointError(f"{folder / CONFIG}: expected a JSON object of settings")
     known = {f.name for f in fields(EncoderConfig)}
     unknown = set(data) - known
     if unknown:
         raise CheckpointError(f"{folder / CONFIG}: unknown settings {sorted(unknown)}; made by a newer version?")
+    problem = config_problem(data)
+    if problem:
+        raise CheckpointError(f"{folder / CONFIG}: {problem}")
     return EncoderConfig(**data)
+
+
+# Settings a checkpoint may ask for. A file from anywhere (an upload) must not make the server build a model that
+# fills its memory: these bounds are far above every preset and far below a gigabyte of weights.
+_BOUNDS = {"vocab_size": (5, 100_000), "d_model": (2, 1024), "n_heads": (1, 64), "n_layers": (1, 24),
+           "d_ff": (1, 8192), "max_len": (2, 4096), "pad_id": (0, 0), "max_distance": (1, 512)}  # fmt: skip
+
+
+def config_problem(data: dict) -> str | None:
+    """What is wrong with a config's values (types, bounds, heads dividing the width), or None."""
+    for name, (low, high) in _BOUNDS.items():
+        value = data.get(name, getattr(EncoderConfig, name))
+        if type(value) is not int or not low <= value <= high:
+            return f"{name} must be a whole number from {low} to {high}, not {value!r}"
+    for name in ("dropout", "attention_dropout"):
+        value = data.get(name, getattr(EncoderConfig, name))
+        if value is not None and (type(value) not in (int, float) or not 0.0 <= value < 1.0):
+            return f"{name} must be a number from 0 to 1, not {value!r}"
+    for name in ("sinusoidal", "position_bias", "local_init"):
+        if type(data.get(name, getattr(EncoderConfig, name))) is not bool:
+            return f"{name} must be true or false"
+    d_model, n_heads = data.get("d_model", EncoderConfig.d_model), data.get("n_heads", EncoderConfig.n_heads)
+    if d_model % n_heads:
+        return f"d_model ({d_model}) must be divisible by n_heads ({n_heads})"
+    return None
 
 
 def read_vocabulary(folder: Path) -> Vocabulary:

@@ -2,15 +2,17 @@
 
 import streamlit as st
 
+from attention_core.checkpoint import CheckpointError
 from attention_core.corpora import CorpusError
 from attention_core.encoder import PRESETS
 from attention_core.figures import word_labels
 from attention_core.live_training import LIMITS, Progress, RunLimitError, TrainingRun, default_probe
+from attention_core.model_archive import load_model_archive
 from attention_core.text import is_right_to_left, read_sentence
 from attention_core.train import TrainSettings
 from attention_core.training_figures import accuracy_curve, history_table, loss_curve
 from ui.corpora import CORPUS_CHOICES, PASTE, UPLOAD, chosen_corpus
-from ui.models import RUN_KEY, my_run, prefer_my_model
+from ui.models import RUN_KEY, UPLOADED_KEY, my_run, prefer_my_model
 from ui.navigation import ensure_app_frame
 from ui.show import head_grid
 from ui.style import for_projector
@@ -139,6 +141,18 @@ def live_view(was_running: bool) -> None:
     if progress.snapshots and progress.status == "running":
         draw_probe(progress, len(progress.snapshots) - 1, "train_live")
 
+
+with st.expander("Load a model you downloaded earlier"):
+    archive = st.file_uploader("The .zip from “Download my model”", type=["zip"], key="train_model_upload")
+    if archive is not None and st.session_state.get("train_loaded_file") != archive.file_id:
+        st.session_state["train_loaded_file"] = archive.file_id  # read each upload once, not on every rerun
+        try:
+            st.session_state[UPLOADED_KEY] = load_model_archive(archive.getvalue(), archive.name)
+            prefer_my_model("upload")
+            st.success(f"Loaded {archive.name}: every page can use it now (sidebar: **Model**).")
+        except CheckpointError as error:
+            st.error(f"{error}. Nothing changed: the pages keep the model they had (the shipped one if you have "
+                     "no other).")  # fmt: skip
 
 if run is None:
     st.info("Pick a text and press **Start a new run**. A 2-minute run on the Qurʾān shows heads forming.")

@@ -15,6 +15,8 @@ MODEL_CREDIT = (
 )
 SHIPPED, MINE = "Qurʾān model (shipped)", "my model (Train page)"
 RUN_KEY = "training_run"  # session key of the user's TrainingRun
+UPLOADED_KEY = "uploaded_model"  # session key of a model the user loaded from a downloaded zip
+_MINE_FROM = "my_model_from"  # "run" or "upload": the latest of the two is "my model"
 _PREFERENCE = "model_preference"  # kept under a plain key: a page's widget state goes when the page does
 
 
@@ -27,8 +29,24 @@ def my_run() -> TrainingRun | None:
     return st.session_state.get(RUN_KEY)
 
 
-def prefer_my_model() -> None:
+def prefer_my_model(source: str = "run") -> None:
+    """From now on "my model" is the latest run's (source "run") or the uploaded one ("upload"), chosen by default."""
+    st.session_state[_MINE_FROM] = source
     st.session_state[_PREFERENCE] = MINE
+
+
+def my_model() -> TrainedModel | None:
+    if st.session_state.get(_MINE_FROM) == "upload":
+        return st.session_state.get(UPLOADED_KEY)
+    run = my_run()
+    return run.model() if run is not None else None
+
+
+def describe_my_model(mine: TrainedModel) -> str:
+    run = my_run()
+    if st.session_state.get(_MINE_FROM) == "upload" or run is None:
+        return f"Your model: {mine.name} (loaded from your file), step {mine.step:,}."
+    return f"Your model: {run.preset_name} preset on {run.corpus.name}, step {mine.step:,}."
 
 
 def _keep_preference(widget_key: str) -> None:
@@ -37,8 +55,7 @@ def _keep_preference(widget_key: str) -> None:
 
 def chosen_model(page: str) -> TrainedModel:
     """The model this page uses. Once the user has trained one, a sidebar switch picks shipped or mine."""
-    run = my_run()
-    mine = run.model() if run is not None else None
+    mine = my_model()
     if mine is None:
         return shipped_model()
     widget_key = f"{page}_model"
@@ -48,6 +65,6 @@ def chosen_model(page: str) -> TrainedModel:
                               args=(widget_key,), help="Your model is the latest weights of your run on the "
                               "Train page (it keeps learning while the run goes on).")  # fmt: skip
     if choice == MINE:
-        st.sidebar.caption(f"Your model: {run.preset_name} preset on {run.corpus.name}, step {mine.step:,}.")
+        st.sidebar.caption(describe_my_model(mine))
         return mine
     return shipped_model()

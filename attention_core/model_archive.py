@@ -1,0 +1,57 @@
+"""A downloaded model (the zip the Train page gives) read back from bytes a user uploads.
+
+The archive is untrusted input. Only the checkpoint's own file names are read, each written under that bare name
+into a private temporary folder (a member called ../../x or /etc/x can never escape it), sizes are checked before
+anything is unpacked (a small zip can expand to gigabytes), and weights load through safetensors and JSON only,
+never pickle. The temporary folder is gone when this returns: the model lives in memory.
+"""
+
+from __future__ import annotations
+
+import io
+import tempfile
+import zipfile
+from pathlib import Path, PurePosixPath
+
+from attention_core.checkpoint import CONFIG, OPTIMIZER, VOCABULARY, WEIGHTS, CheckpointError
+from attention_core.inference import TrainedModel, load_model
+
+MAX_ARCHIVE_BYTES = 60_000_000  # a base-preset model with its optimizer state zips to about 50 MB
+MAX_UNPACKED_BYTES = 200_000_000
+NEEDED = (WEIGHTS, CONFIG, VOCABULARY)
+READ = {WEIGHTS, CONFIG, VOCABULARY}  # the optimizer state (and the log) are not needed to look at a model
+IGNORED = {OPTIMIZER, "metrics.jsonl"}
+
+
+def load_model_archive(data: bytes, name: str) -> TrainedModel:
+    """The model inside a checkpoint zip, or a CheckpointError that says what is wrong with the file."""
+    if len(data) > MAX_ARCHIVE_BYTES:
+        raise CheckpointError(f"{name}: {len(data):,} bytes is more than the limit of {MAX_ARCHIVE_BYTES:,}")
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        members = [info for info in archive.infolist() if not info.is_dir()]
+    except (zipfile.BadZipFile, ValueError) as error:
+        raise CheckpointError(f"{name}: not a zip file ({error})") from None
+    by_name: dict[str, zipfile.ZipInfo] = {}
+    for info in members:
+        base = PurePosixPath(info.filename.replace("\\", "/")).name
+        if base in READ:
+            if base in by_name:
+                raise CheckpointError(f"{name}: holds two files named {base}; expected one model")
+            by_name[base] = info
+        elif base not in IGNORED:
+            raise CheckpointError(f"{name}: unexpected file {info.filename!r}; a model zip holds {', '.join(NEEDED)}")
+    missing = [needed for needed in NEEDED if needed not in by_name]
+    if missing:
+        raise CheckpointError(f"{name}: missing {', '.join(missing)}; is this a model downloaded from the Train page?")
+    if sum(info.file_size for info in by_name.values()) > MAX_UNPACKED_BYTES:
+        raise CheckpointError(f"{name}: unpacks to more than {MAX_UNPACKED_BYTES:,} bytes")
+    with tempfile.TemporaryDirectory(prefix="attention-upload-") as folder:
+        for base, info in by_name.items():
+            try:
+                content = archive.read(info)
+            except (zipfile.BadZipFile, OSError, EOFError, RuntimeError) as error:  # corrupt, encrypted, …
+                raise CheckpointError(f"{name}: {info.filename} cannot be read ({error})") from None
+            (Path(folder) / base).write_bytes(content)
+        model = load_model(folder)
+    return TrainedModel(model.model, model.vocabulary, name=PurePosixPath(name).stem, step=model.step)
