@@ -30,6 +30,16 @@ class CheckpointError(ValueError):
 
 
 def _atomic_write(path: Path, write: Callable[[str], None]) -> None:
+    """Write through a temporary file and a rename. A full disk or a read-only folder becomes a CheckpointError
+    that says so; the file that was there before is untouched either way."""
+    try:
+        _write_then_rename(path, write)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise CheckpointError(f"{path}: could not be saved ({reason}); the previous checkpoint is unchanged") from None
+
+
+def _write_then_rename(path: Path, write: Callable[[str], None]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(handle)

@@ -16,6 +16,7 @@ import torch
 ARABIC_FONTS = "Noto Naskh Arabic, Noto Sans Arabic, Amiri, DejaVu Sans, Arial, sans-serif"
 UNKNOWN_MARK = " (?)"  # appended to the label of a word the embedding does not know
 _HOVER_TEXT_CELLS = 64 * 64  # up to this many cells, hovering a cell names its two words
+_MAX_LABEL = 24  # longer labels are cut on the axes (with …); the CSV keeps them whole
 _MAX_TICKS = 64  # a longer axis labels every k-th word (hover still gives the row and column)
 
 # What the colours mean, per kind of matrix.
@@ -81,6 +82,8 @@ def heatmap(
         raise ValueError(f"matrix {tuple(values.shape)} does not match {len(rows)} row and {len(cols)} column labels")
     # A numpy z goes to the browser as one typed binary array (Plotly ≥ 6): at 512 words that is 1 MB instead of
     # 12 MB of JSON numbers, and Plotly does not validate a quarter-million list items one by one.
+    full_rows, full_cols = rows, cols
+    rows, cols = [_short(r) for r in rows], [_short(c) for c in cols]
     grid = values.numpy()
     if n_rows * n_cols <= _HOVER_TEXT_CELLS:
         hover = {"text": [[f"{rows[i]} → {cols[j]}: {grid[i, j]:.3f}" for j in range(n_cols)] for i in range(n_rows)],
@@ -100,7 +103,7 @@ def heatmap(
     if n_rows <= 12 and n_cols <= 12 and not compact:
         trace.update(texttemplate="%{z:.2f}", textfont={"size": 11})
     figure = go.Figure(trace)
-    figure.update_layout(meta={"rows": rows, "cols": cols})  # every label, for export (ticks may be thinned)
+    figure.update_layout(meta={"rows": full_rows, "cols": full_cols})  # every label in full, for the CSV export
     # Long axes label every k-th row or column (the CSV export keeps every label).
     column_step = -(-n_cols // 16) if columns == "dimensions" and n_cols > 40 else -(-n_cols // _MAX_TICKS)
     row_step = -(-n_rows // _MAX_TICKS)
@@ -128,6 +131,11 @@ def heatmap(
         },
     )
     return figure
+
+
+def _short(label: str) -> str:
+    """A label that fits an axis: a 6,000-letter "word" would squeeze the heatmap to nothing."""
+    return label if len(label) <= _MAX_LABEL else label[: _MAX_LABEL - 1] + "…"
 
 
 def figure_table(figure: go.Figure) -> pd.DataFrame:

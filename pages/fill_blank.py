@@ -10,7 +10,7 @@ from attention_core.text import MASK, Token
 from ui.controls import sentence_input
 from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
-from ui.show import chart, flag_model_cut, flag_unknown_words
+from ui.show import chart, flag_model_cut, flag_unknown_words, plain
 
 ensure_app_frame()
 
@@ -36,8 +36,8 @@ if not any(t.surface == MASK for t in tokens):
     # The key follows the sentence: a new sentence starts with its own last word hidden, not the old index.
     key = f"fill_hidden_{zlib.crc32(' '.join(t.surface for t in tokens).encode())}"
     hidden = st.pills("Click a word to hide it", choices, default=choices[-1], key=key, required=True,
-                      format_func=lambda i: f"{tokens[i].surface} ·{i + 1}" if tokens[i].surface in repeated
-                      else tokens[i].surface)  # fmt: skip
+                      format_func=lambda i: plain(f"{tokens[i].surface} ·{i + 1}" if tokens[i].surface in repeated
+                                                  else tokens[i].surface))  # fmt: skip
     tokens[hidden] = Token(MASK, MASK, is_word=False)
 k = st.slider("How many guesses", 1, 10, 5, key="fill_k", bind="query-params")
 

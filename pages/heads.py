@@ -7,7 +7,7 @@ from attention_core.heads import compare_with_raw, explain_cell, head_view
 from ui.controls import sentence_input
 from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
-from ui.show import chart, flag_model_cut, flag_unknown_words, head_grid, show_step
+from ui.show import chart, flag_model_cut, flag_unknown_words, head_grid, plain, show_step
 
 ensure_app_frame()
 
@@ -82,4 +82,4 @@ chart(figure=heatmap(cell.vectors, [f"V1 of {labels[i]}", f"V2 of {labels[j]}"],
                         kind="signed", columns="dimensions", height=220), key="heads_pair")  # fmt: skip
 st.latex(rf"\frac{{V1_{{{i}}}\cdot V2_{{{j}}}}}{{\sqrt{{{d_h}}}}} + B_{{{i},{j}}}"
          rf" = \frac{{{cell.dot:.3f}}}{{{cell.root:.2f}}} + {cell.bias:.3f} = {cell.score:.3f}")  # fmt: skip
-st.caption(f"After the softmax of row {labels[i]}, this cell's weight is {cell.weight:.3f}.")
+st.caption(f"After the softmax of row {plain(labels[i])}, this cell's weight is {cell.weight:.3f}.")

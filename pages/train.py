@@ -14,7 +14,7 @@ from attention_core.training_figures import accuracy_curve, history_table, loss_
 from ui.corpora import CORPUS_CHOICES, PASTE, UPLOAD, chosen_corpus
 from ui.models import RUN_KEY, UPLOADED_KEY, my_run, prefer_my_model
 from ui.navigation import ensure_app_frame
-from ui.show import head_grid
+from ui.show import head_grid, plain
 from ui.style import for_projector
 
 ensure_app_frame()
@@ -96,7 +96,7 @@ resume_col.button("Resume", disabled=running or run is None or not run.has_check
                   args=(True,), key="train_resume",
                   help="Goes on from where the run stopped, for a new budget.")  # fmt: skip
 if error := st.session_state.pop("train_error", None):
-    st.error(error)
+    st.error(plain(error))
 for notice in st.session_state.pop("train_notices", []):
     st.info(notice)
 
@@ -123,9 +123,9 @@ def live_view(was_running: bool) -> None:
     table = history_table(progress.reports)
     last = progress.reports[-1] if progress.reports else None
     phrase = {"running": "Training…", "stopped": "Stopped", "finished": "Finished", "failed": "Failed"}
-    st.subheader(f"{phrase.get(progress.status, '')} {current.preset_name} model on {current.corpus.name}")
+    st.subheader(f"{phrase.get(progress.status, '')} {current.preset_name} model on {plain(current.corpus.name)}")
     if progress.error:
-        st.error(f"The run failed: {progress.error}. Your last saved model is kept; Resume to go on.")
+        st.error(f"The run failed: {plain(progress.error)}. Your last saved model is kept; Resume to go on.")
     if last is not None:
         st.progress(last.progress, text=f"step {last.step:,} · loss {last.loss:.3f} · "
                     f"{last.tokens_per_s:,.0f} words/s · {last.elapsed_s:.0f} s")  # fmt: skip
@@ -149,9 +149,9 @@ with st.expander("Load a model you downloaded earlier"):
         try:
             st.session_state[UPLOADED_KEY] = load_model_archive(archive.getvalue(), archive.name)
             prefer_my_model("upload")
-            st.success(f"Loaded {archive.name}: every page can use it now (sidebar: **Model**).")
+            st.success(f"Loaded {plain(archive.name)}: every page can use it now (sidebar: **Model**).")
         except CheckpointError as error:
-            st.error(f"{error}. Nothing changed: the pages keep the model they had (the shipped one if you have "
+            st.error(f"{plain(error)}. Nothing changed: the pages keep the model they had (the shipped one if you have "
                      "no other).")  # fmt: skip
 
 if run is None:

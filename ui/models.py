@@ -9,6 +9,7 @@ import streamlit as st
 from attention_core.corpora import CREDITS
 from attention_core.inference import TrainedModel, load_model
 from attention_core.live_training import TrainingRun
+from ui.show import plain
 
 MODEL_CREDIT = (
     "The Arabic model was trained here on the Qurʾān's text: " + CREDITS["quran"] + " Every tenth āyah was held out."
@@ -45,8 +46,8 @@ def my_model() -> TrainedModel | None:
 def describe_my_model(mine: TrainedModel) -> str:
     run = my_run()
     if st.session_state.get(_MINE_FROM) == "upload" or run is None:
-        return f"Your model: {mine.name} (loaded from your file), step {mine.step:,}."
-    return f"Your model: {run.preset_name} preset on {run.corpus.name}, step {mine.step:,}."
+        return f"Your model: {plain(mine.name)} (loaded from your file), step {mine.step:,}."
+    return f"Your model: {run.preset_name} preset on {plain(run.corpus.name)}, step {mine.step:,}."
 
 
 def _keep_preference(widget_key: str) -> None:

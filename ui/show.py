@@ -12,6 +12,15 @@ from streamlit.delta_generator import DeltaGenerator
 from attention_core.figures import CAPTIONS, MatrixKind, figure_table, heatmap
 from ui.style import for_projector
 
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")
+
+
+def plain(text: object) -> str:
+    """User text made safe for elements that render Markdown (warnings, captions, headers, pill labels): every
+    character Markdown, LaTeX ($) or HTML could act on is escaped, so a typed <img …>, **x** or $x$ shows as
+    typed. (Streamlit never renders HTML from these elements; this also keeps Markdown and math from acting.)"""
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", str(text))
+
 
 def chart(figure: go.Figure, key: str, where: DeltaGenerator | None = None) -> None:
     """A heatmap with export: PNG from Plotly's camera button, CSV of its matrix (pandas) from a button below.
@@ -54,7 +63,7 @@ def flag_unknown_words(labels: list[str], known: tuple[bool, ...]) -> None:
     if unknown:
         st.warning(
             "Not in the embedding's vocabulary, so they share one [UNK] vector (marked (?) on the axes): "
-            + ", ".join(unknown)
+            + ", ".join(plain(word) for word in unknown)
         )
 
 
