@@ -1,5 +1,7 @@
 """Train: the user's own masked-word model, trained live, with its attention watched as it emerges."""
 
+import math
+
 import streamlit as st
 
 from attention_core.checkpoint import CheckpointError
@@ -7,7 +9,7 @@ from attention_core.corpora import CorpusError
 from attention_core.encoder import PRESETS
 from attention_core.figures import word_labels
 from attention_core.live_training import LIMITS, Progress, RunLimitError, TrainingRun, default_probe
-from attention_core.model_archive import load_model_archive
+from attention_core.model_archive import MAX_ARCHIVE_BYTES, load_model_archive
 from attention_core.text import is_right_to_left, read_sentence
 from attention_core.train import TrainSettings
 from attention_core.training_figures import accuracy_curve, history_table, loss_curve
@@ -45,6 +47,7 @@ corpus_choice = left.radio("Text to learn from", CORPUS_CHOICES, key="train_corp
 upload = pasted = None
 if corpus_choice == UPLOAD:
     upload = left.file_uploader("A UTF-8 .txt file, one sentence per line", type=["txt"], key="train_upload",
+                                max_upload_size=math.ceil(LIMITS.max_corpus_bytes / 2**20),
                                 disabled=running)  # fmt: skip
 elif corpus_choice == PASTE:
     pasted = left.text_area("Your text, one sentence per line (any language)", key="train_paste", height=180,
@@ -142,17 +145,22 @@ def live_view(was_running: bool) -> None:
         draw_probe(progress, len(progress.snapshots) - 1, "train_live")
 
 
-with st.expander("Load a model you downloaded earlier"):
-    archive = st.file_uploader("The .zip from “Download my model”", type=["zip"], key="train_model_upload")
-    if archive is not None and st.session_state.get("train_loaded_file") != archive.file_id:
-        st.session_state["train_loaded_file"] = archive.file_id  # read each upload once, not on every rerun
-        try:
-            st.session_state[UPLOADED_KEY] = load_model_archive(archive.getvalue(), archive.name)
-            prefer_my_model("upload")
-            st.success(f"Loaded {plain(archive.name)}: every page can use it now (sidebar: **Model**).")
-        except CheckpointError as error:
-            st.error(f"{plain(error)}. Nothing changed: the pages keep the model they had (the shipped one if you have "
-                     "no other).")  # fmt: skip
+with st.expander("Load a model you downloaded earlier", expanded="train_loaded_file" in st.session_state):
+    archive = st.file_uploader("The .zip from “Download my model”", type=["zip"], key="train_model_upload",
+                               max_upload_size=math.ceil(MAX_ARCHIVE_BYTES / 2**20))  # fmt: skip
+if archive is not None and st.session_state.get("train_loaded_file") != archive.file_id:
+    st.session_state["train_loaded_file"] = archive.file_id  # read each upload once, not on every rerun
+    try:
+        st.session_state[UPLOADED_KEY] = load_model_archive(archive.getvalue(), archive.name)
+        prefer_my_model("upload")
+        st.session_state["train_load_message"] = ("success", f"Loaded {plain(archive.name)}: every page can use "
+                                                  "it now (sidebar: **Model**).")  # fmt: skip
+    except CheckpointError as error:
+        st.session_state["train_load_message"] = ("error", f"{plain(error)}. Nothing changed: the pages keep the "
+                                                  "model they had (the shipped one if you have no other).")  # fmt: skip
+if archive is not None and "train_load_message" in st.session_state:
+    kind, message = st.session_state["train_load_message"]
+    (st.success if kind == "success" else st.error)(message)
 
 if run is None:
     st.info("Pick a text and press **Start a new run**. A 2-minute run on the Qurʾān shows heads forming.")

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -276,5 +277,75 @@ def test_training_live_then_using_my_model_on_another_page(server: str, browser:
     box.press("Enter")
     wait_for_charts(page)
     assert page.locator("[data-testid='stSidebar']").get_by_text("my model (Train page)").count() == 1
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.close()
+
+
+HOSTILE = ["<img src=x onerror=alert(1)>", "<script>alert(2)</script> <svg onload=alert(3)>"]
+
+
+@pytest.mark.parametrize("path", [*EVERY_PAGE, "train"])
+def test_typed_html_executes_nothing_on_any_page(server: str, browser: object, path: str) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 2400})
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto(f"{server}/{path}")
+    if path == "train":  # its text boxes: the probe sentence, and the text to train on
+        page.get_by_role("button", name="Start a new run").wait_for(timeout=60_000)
+        page.get_by_text("paste text", exact=True).click()
+        page.get_by_label("Your text, one sentence per line (any language)").fill("\n".join(HOSTILE * 3))
+        probe = page.get_by_label("Probe sentence", exact=False)
+        probe.fill(HOSTILE[0])
+        probe.press("Enter")
+        time.sleep(1.0)
+        page.get_by_role("button", name="Start a new run").click()
+        page.get_by_text("at least 20").first.wait_for(timeout=30_000)  # six lines: refused, with a message
+    else:
+        wait_for_charts(page)
+        box = page.get_by_label("Your sentence (any language; Arabic reads right to left)")
+        for text in HOSTILE:
+            box.fill(text)
+            box.press("Enter")
+            time.sleep(1.5)
+            wait_for_charts(page)
+    time.sleep(1.0)
+    assert dialogs == []
+    assert page.locator("img[src='x'], svg[onload], script:text('alert')").count() == 0
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.close()
+
+
+def test_bad_uploads_are_refused_in_the_browser_and_change_nothing(server: str, browser: object, tmp_path) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 2400})
+    page.goto(f"{server}/train")
+    page.get_by_role("button", name="Start a new run").wait_for(timeout=60_000)
+    page.get_by_text("upload a .txt file", exact=True).click()
+    binary = tmp_path / "notes.txt"
+    binary.write_bytes(bytes(range(256)) * 40)
+    corpus_uploader = page.get_by_test_id("stFileUploader").filter(has_text="A UTF-8 .txt file")
+    corpus_uploader.wait_for(timeout=30_000)
+    corpus_uploader.locator("input[type=file]").set_input_files(str(binary))
+    page.get_by_text("notes.txt").first.wait_for(timeout=30_000)
+    time.sleep(2.0)
+    page.get_by_role("button", name="Start a new run").click()
+    page.get_by_text("looks like a binary file").wait_for(timeout=30_000)
+    page.get_by_text("Load a model you downloaded earlier").click()
+    broken = tmp_path / "model.zip"
+    broken.write_bytes(b"PK\x03\x04 not really a zip")
+    model_uploader = page.get_by_test_id("stFileUploader").filter(has_text="Download my model")
+    model_uploader.wait_for(timeout=30_000)
+    model_uploader.locator("input[type=file]").set_input_files(str(broken))
+    page.get_by_text("not a zip file").wait_for(timeout=30_000)
+    assert page.get_by_text("Nothing changed").count() == 1
+    assert page.locator("[data-testid='stSidebar']").get_by_text("my model (Train page)").count() == 0
+    # A good zip (the shipped model's files, as "Download my model" packs them) loads and becomes "my model".
+    good = tmp_path / "good.zip"
+    with zipfile.ZipFile(good, "w") as archive:
+        for name in ("model.safetensors", "config.json", "vocabulary.json"):
+            archive.write(ROOT / "attention_core" / "shipped" / "quran" / name, f"my-attention-model/{name}")
+    model_uploader.locator("input[type=file]").set_input_files(str(good))
+    page.get_by_text("Loaded good.zip").wait_for(timeout=30_000)
+    page.locator("[data-testid='stSidebarNav']").get_by_text("Fill the blank").click()
+    page.locator("[data-testid='stSidebar']").get_by_text("my model (Train page)").wait_for(timeout=30_000)
     assert page.locator("[data-testid='stException']").count() == 0
     page.close()
