@@ -349,3 +349,54 @@ def test_bad_uploads_are_refused_in_the_browser_and_change_nothing(server: str, 
     page.locator("[data-testid='stSidebar']").get_by_text("my model (Train page)").wait_for(timeout=30_000)
     assert page.locator("[data-testid='stException']").count() == 0
     page.close()
+
+
+def test_ten_sessions_at_once_keep_their_own_state(server: str, browser: object) -> None:
+    """Ten users on one server: eight explore pages with their own sentences while two train; a third trainer is
+    told the server's limit. Nobody sees another's sentence, toggles or model."""
+    words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
+    paths = ["similarity", "trainable", "heads", "word_order"] * 2
+    explorers = []
+    for word, path in zip(words, paths, strict=True):
+        page = browser.new_context().new_page()  # a context of its own: a separate user
+        page.goto(f"{server}/{path}?{path if path != 'word_order' else 'order'}_sentence={word}+{word}+zulu")
+        explorers.append((word, path, page))
+    trainers = []
+    lines = "\n".join(f"the {a} saw the {b}" for a in words for b in ("tree", "house", "boat"))
+    for _ in range(3):
+        page = browser.new_context().new_page()
+        page.goto(f"{server}/train")
+        page.get_by_role("button", name="Start a new run").wait_for(timeout=90_000)
+        page.get_by_text("paste text", exact=True).click()
+        page.get_by_label("Your text, one sentence per line (any language)").fill(lines)
+        page.get_by_text("steps", exact=True).click()
+        steps = page.get_by_role("spinbutton", name="Steps")
+        steps.fill("20000")
+        steps.press("Enter")
+        time.sleep(1.0)
+        page.get_by_role("button", name="Start a new run").click()
+        trainers.append(page)
+    trainers[0].get_by_text("Training…").first.wait_for(timeout=60_000)
+    trainers[1].get_by_text("Training…").first.wait_for(timeout=60_000)
+    trainers[2].get_by_text("already going on this server").wait_for(timeout=60_000)  # the limit, said plainly
+    for _, path, page in explorers:
+        wait_for_charts(page)
+        if path == "trainable":  # a toggle in one session must not move any other
+            page.get_by_text("W1 (query)", exact=True).click()
+            page.wait_for_function("() => location.search.includes('trainable_W1=false')", timeout=30_000)
+    for word, path, page in explorers:
+        wait_for_charts(page)
+        labels = {text for i in range(page.locator(".js-plotly-plot").count()) for _, text in tick_labels(page, "x", i)}
+        others = set(words) - {word}
+        assert word in labels and not labels & others, (path, word, labels & others)
+        assert page.locator("[data-testid='stSidebar']").get_by_text("my model (Train page)").count() == 0
+        if path == "trainable":
+            assert "trainable_W1=false" in page.evaluate("location.search")
+        else:
+            assert "W1=false" not in page.evaluate("location.search")
+        assert page.locator("[data-testid='stException']").count() == 0
+    for page in trainers[:2]:  # stop both runs: the slots free up for the next test and users
+        page.get_by_role("button", name="Stop").click()
+        page.get_by_text("Replay: how the attention emerged").wait_for(timeout=60_000)
+    for page in [*(p for _, _, p in explorers), *trainers]:
+        page.context.close()
