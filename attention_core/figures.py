@@ -17,7 +17,7 @@ ARABIC_FONTS = "Noto Naskh Arabic, Noto Sans Arabic, Amiri, DejaVu Sans, Arial, 
 UNKNOWN_MARK = " (?)"  # appended to the label of a word the embedding does not know
 _HOVER_TEXT_CELLS = 64 * 64  # up to this many cells, hovering a cell names its two words
 _MAX_LABEL = 24  # longer labels are cut on the axes (with …); the CSV keeps them whole
-_MAX_TICKS = 64  # a longer axis labels every k-th word (hover still gives the row and column)
+_MAX_TICKS = 40  # a longer axis labels every k-th word (hover still gives the row and column)
 
 # What the colours mean, per kind of matrix.
 #   weights: softmax rows, each in [0, 1] and summing to 1 → sequential scale fixed to [0, 1]

@@ -1,7 +1,7 @@
 """Server memory with ten concurrent browser sessions, with and without a training run on the Train page.
 
     .venv/bin/python bench/memory_ten_sessions.py              # both scenarios, about 3 minutes
-    .venv/bin/python bench/memory_ten_sessions.py --no-training
+    .venv/bin/python bench/memory_ten_sessions.py --only plain        # or --only training
 
 Each scenario starts its own `streamlit run app.py` (port 8612) and samples the server's RSS (its process and any
 children: psutil when installed, else /proc/<pid>/status VmRSS) every 0.2 s; VmHWM, the kernel's own peak, is
@@ -9,6 +9,7 @@ reported too. One Chromium (Playwright) opens one session first, then ten at onc
 five pages that take a sentence, twice each, one Arabic and one English sentence of 64 tokens (the app's cap, the
 largest heatmaps); each session types its sentence and flips a control. In the training scenario the tenth session
 starts a 0.25-minute run on the Train page (Qurʾān, the default) instead, and the scenario waits for it to finish.
+The server inherits this process's environment (e.g. MALLOC_ARENA_MAX=2 to try glibc's arena limit).
 """
 
 from __future__ import annotations
@@ -311,7 +312,7 @@ async def scenario(port: int, with_training: bool, sentences: dict[str, str]) ->
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=8612)
-    parser.add_argument("--no-training", action="store_true", help="skip the scenario with a training run")
+    parser.add_argument("--only", choices=["plain", "training"], help="run one scenario (default: both)")
     args = parser.parse_args()
     from attention_core.corpora import load_corpus
     from attention_core.text import tokenize
@@ -324,10 +325,12 @@ def main() -> None:
         how = "psutil"
     except ImportError:
         how = "/proc/<pid>/status VmRSS"
-    print(f"# memory_ten_sessions — {time.strftime('%Y-%m-%d %H:%M')}, RSS of the server process tree from {how}, "
+    arenas = os.environ.get("MALLOC_ARENA_MAX")
+    print(f"# memory_ten_sessions — {time.strftime('%Y-%m-%d %H:%M')}"
+          f"{f', MALLOC_ARENA_MAX={arenas}' if arenas else ''}, RSS of the server process tree from {how}, "
           f"every {SAMPLE_S} s; sentences of {len(tokenize(sentences['arabic']))} (Arabic) and "
           f"{len(tokenize(ENGLISH))} (English) tokens")  # fmt: skip
-    scenarios = [False] if args.no_training else [False, True]
+    scenarios = {None: [False, True], "plain": [False], "training": [True]}[args.only]
     rows = []
     for with_training in scenarios:
         name = "10 sessions + training run" if with_training else "10 sessions"
