@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import torch
@@ -85,34 +86,34 @@ def heatmap(
     full_rows, full_cols = rows, cols
     rows, cols = [_short(r) for r in rows], [_short(c) for c in cols]
     grid = values.numpy()
-    if n_rows * n_cols <= _HOVER_TEXT_CELLS:
-        hover = {"text": [[f"{rows[i]} → {cols[j]}: {grid[i, j]:.3f}" for j in range(n_cols)] for i in range(n_rows)],
-                 "hovertemplate": "%{text}<extra></extra>"}  # fmt: skip
+    if n_rows * n_cols <= _HOVER_TEXT_CELLS:  # "row word → column word" per cell, built by numpy in one go
+        pairs = np.char.add(np.char.add(np.array(rows, dtype=str)[:, None], " → "), np.array(cols, dtype=str)[None, :])
+        hover = {"text": pairs, "hovertemplate": "%{text}: %{z:.3f}<extra></extra>"}
     else:  # a word-by-word hover text per cell would cost more than the rest of the figure together
         hover = {"hovertemplate": "row %{y} → column %{x}: %{z:.3f}<extra></extra>"}
-    trace = go.Heatmap(
-        z=grid,
-        x=list(range(n_cols)),
-        y=list(range(n_rows)),
+    trace = {
+        "type": "heatmap",
+        "z": grid,
+        "x": list(range(n_cols)),
+        "y": list(range(n_rows)),
         **hover,
         # Right-to-left figures keep their row labels on the right, so the colour bar moves to the left.
-        colorbar={"thickness": 12, "x": -0.01, "xanchor": "right"} if rtl else {"thickness": 12},
-        showscale=not compact,
+        "colorbar": {"thickness": 12, "x": -0.01, "xanchor": "right"} if rtl else {"thickness": 12},
+        "showscale": not compact,
         **_colour_range(values, kind),
-    )
+    }
     if n_rows <= 12 and n_cols <= 12 and not compact:
-        trace.update(texttemplate="%{z:.2f}", textfont={"size": 11})
-    figure = go.Figure(trace)
-    figure.update_layout(meta={"rows": full_rows, "cols": full_cols})  # every label in full, for the CSV export
+        trace |= {"texttemplate": "%{z:.2f}", "textfont": {"size": 11}}
     # Long axes label every k-th row or column (the CSV export keeps every label).
     column_step = -(-n_cols // 16) if columns == "dimensions" and n_cols > 40 else -(-n_cols // _MAX_TICKS)
     row_step = -(-n_rows // _MAX_TICKS)
-    figure.update_layout(
-        title={"text": title, "x": 0.0},
-        font={"family": ARABIC_FONTS, "size": 14},
-        height=height or min(900, max(320, 140 + 30 * n_rows)),
-        margin={"l": 70 if rtl and not compact else 10, "r": 10, "t": 50 if title else 20, "b": 10},
-        xaxis={
+    layout = {
+        "meta": {"rows": full_rows, "cols": full_cols},  # every label in full, for the CSV export
+        "title": {"text": title, "x": 0.0},
+        "font": {"family": ARABIC_FONTS, "size": 14},
+        "height": height or min(900, max(320, 140 + 30 * n_rows)),
+        "margin": {"l": 70 if rtl and not compact else 10, "r": 10, "t": 50 if title else 20, "b": 10},
+        "xaxis": {
             "tickmode": "array",
             "tickvals": list(range(0, n_cols, column_step)),
             "ticktext": cols[::column_step],
@@ -121,7 +122,7 @@ def heatmap(
             "tickangle": -60 if compact or n_cols > 8 else 0,
             "tickfont": {"size": 12 if compact else 15},
         },
-        yaxis={
+        "yaxis": {
             "tickmode": "array",
             "tickvals": list(range(0, n_rows, row_step)),
             "ticktext": rows[::row_step],
@@ -129,7 +130,9 @@ def heatmap(
             "side": "right" if rtl else "left",
             "tickfont": {"size": 12 if compact else 15},
         },
-    )
+    }
+    # One constructor call: Plotly validates the whole figure once (two update_layout calls tripled the cost).
+    figure = go.Figure(data=[trace], layout=layout)
     return figure
 
 
@@ -138,9 +141,65 @@ def _short(label: str) -> str:
     return label if len(label) <= _MAX_LABEL else label[: _MAX_LABEL - 1] + "…"
 
 
+def heatmap_grid(
+    matrices: torch.Tensor, titles: list[list[str]], labels: list[str], *, rtl: bool = False, panel_height: int = 280
+) -> go.Figure:
+    """A grid of attention heatmaps (rows × columns of n × n softmax matrices, e.g. layers × heads) in ONE figure:
+    one shared [0, 1] colour scale, a title above each panel, the words on every panel's axes.
+
+    One figure instead of one per head: the browser draws one chart and the server validates and sends one
+    (a page of 10 separate charts spent most of its time on per-chart overhead)."""
+    values = matrices.detach().to(torch.float32).cpu()
+    n_grid_rows, n_grid_cols, n, _ = values.shape
+    short = [_short(label) for label in labels]
+    pairs = np.char.add(np.char.add(np.array(short, dtype=str)[:, None], " → "), np.array(short, dtype=str)[None, :])
+    step = -(-n // _MAX_TICKS)
+    gap_x, gap_y, title_room = 0.02, 0.05, 0.04
+    outer_column = (
+        n_grid_cols - 1 if rtl else 0
+    )  # row labels only beside the outer panels, words only below the last row
+    traces, layout = [], {}
+    for r in range(n_grid_rows):
+        for c in range(n_grid_cols):
+            k = r * n_grid_cols + c + 1
+            x_domain = [c / n_grid_cols + gap_x / 2, (c + 1) / n_grid_cols - gap_x / 2]
+            y_domain = [1 - (r + 1) / n_grid_rows + gap_y, 1 - r / n_grid_rows - title_room]
+            traces.append({"type": "heatmap", "z": values[r, c].numpy(), "x": list(range(n)), "y": list(range(n)),
+                           "xaxis": f"x{k}", "yaxis": f"y{k}", "coloraxis": "coloraxis", "text": pairs,
+                           "hovertemplate": f"{titles[r][c]}<br>%{{text}}: %{{z:.3f}}<extra></extra>"})  # fmt: skip
+            axis = {"tickmode": "array", "tickvals": list(range(0, n, step)), "ticktext": short[::step],
+                    "tickfont": {"size": 11}, "anchor": f"y{k}" if k > 1 else "y"}  # fmt: skip
+            layout[f"xaxis{k}" if k > 1 else "xaxis"] = {**axis, "domain": x_domain, "tickangle": -60,
+                                                         "showticklabels": r == n_grid_rows - 1,
+                                                         "autorange": "reversed" if rtl else True}  # fmt: skip
+            layout[f"yaxis{k}" if k > 1 else "yaxis"] = {**axis, "anchor": f"x{k}" if k > 1 else "x",
+                                                         "domain": y_domain, "autorange": "reversed",
+                                                         "showticklabels": c == outer_column,
+                                                         "side": "right" if rtl else "left"}  # fmt: skip
+    annotations = [{"text": f"<b>{titles[r][c]}</b>", "showarrow": False, "xref": "paper", "yref": "paper",
+                    "x": (c + 0.5) / n_grid_cols, "y": 1 - r / n_grid_rows, "xanchor": "center", "yanchor": "bottom",
+                    "font": {"size": 13}} for r in range(n_grid_rows) for c in range(n_grid_cols)]  # fmt: skip
+    layout |= {
+        "meta": {"panels": [t for row in titles for t in row], "rows": labels, "cols": labels},
+        "coloraxis": {"colorscale": "Blues", "cmin": 0.0, "cmax": 1.0, "showscale": False},
+        "annotations": annotations,
+        "font": {"family": ARABIC_FONTS, "size": 12},
+        "height": panel_height * n_grid_rows + 60,
+        "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
+    }
+    return go.Figure(data=traces, layout=layout)
+
+
 def figure_table(figure: go.Figure) -> pd.DataFrame:
-    """The matrix behind a heatmap made by `heatmap`, with its full row and column labels (for CSV export)."""
+    """The matrix behind a heatmap made by `heatmap`, with its full row and column labels (for CSV export); for a
+    `heatmap_grid`, one long table: panel, row word, column word, value."""
     meta = figure.layout.meta
+    if "panels" in meta:
+        rows, cols = list(meta["rows"]), list(meta["cols"])
+        frames = [pd.DataFrame({"panel": panel, "row": np.repeat(rows, len(cols)), "column": np.tile(cols, len(rows)),
+                                "value": np.asarray(trace.z).reshape(-1)})
+                  for panel, trace in zip(meta["panels"], figure.data, strict=True)]  # fmt: skip
+        return pd.concat(frames, ignore_index=True)
     return pd.DataFrame(figure.data[0].z, index=list(meta["rows"]), columns=list(meta["cols"]))
 
 

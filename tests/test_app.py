@@ -242,17 +242,17 @@ def test_word_order_arabic_with_the_trained_model() -> None:
 def test_multi_head_page_grid_toggles_and_explained_cell() -> None:
     at = type_sentence(open_page("heads"), "heads", "قل هو الله احد")
     assert_clean(at)
-    titles = [f["layout"]["title"].get("text") for f in figures(at)]
-    assert [t for t in titles if t and t[0] == "L" and "H" in t] == [
-        f"L{layer} H{head}" for layer in (1, 2) for head in (1, 2, 3, 4)
+    grid = figures(at)[0]  # every head in one figure: 2 layers × (4 heads + their average)
+    assert grid["layout"]["meta"]["panels"] == [
+        f"L{layer} {head}" for layer in (1, 2) for head in ("H1", "H2", "H3", "H4", "average")
     ]
-    assert "L1 average" in titles and "L2 average" in titles
+    assert len(grid["data"]) == 10
     words = ["[CLS]", "قل", "هو", "الله", "احد"]
     assert all(x == words for x, _ in word_axes(at))
-    picked_before = figures(at)[10]
+    picked_before = figures(at)[1]
     at = flip(at, "toggle", "heads_W1", False)
     assert_clean(at)
-    assert figures(at)[10] != picked_before  # identity W1 changes the picked head
+    assert figures(at)[1] != picked_before  # identity W1 changes the picked head
     assert any(r"\frac{x\,(xW_2 + b_2)^\top}" in latex.value for latex in at.latex)
     at = flip(flip(at, "selectbox", "heads_layer", 2), "selectbox", "heads_head", 3)
     at = flip(flip(at, "selectbox", "heads_i", 4), "selectbox", "heads_j", 3)

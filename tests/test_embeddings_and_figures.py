@@ -63,7 +63,7 @@ def test_heatmap_labels_hover_and_direction() -> None:
     layout = figure.layout
     assert list(layout.xaxis.ticktext) == words and list(layout.yaxis.ticktext) == words  # duplicates kept
     assert (figure.data[0].zmin, figure.data[0].zmax) == (0.0, 1.0)
-    assert figure.data[0].text[0][1].startswith("the → cat: ")
+    assert figure.data[0].text[0][1] == "the → cat" and figure.data[0].hovertemplate.startswith("%{text}: %{z:")
     assert layout.xaxis.autorange is True
     rtl = heatmap(torch.randn(3, 3), ["ا", "ب", "ت"], ["ا", "ب", "ت"], kind="cosine", rtl=True)
     assert rtl.layout.xaxis.autorange == "reversed" and rtl.layout.yaxis.side == "right"
@@ -108,3 +108,20 @@ def test_figure_table_exports_the_full_matrix_with_every_label() -> None:
     table = figure_table(figure)
     assert list(table.columns) == dimension_labels(64) and list(table.index) == ["the", "cat", "the"]  # … the CSV not
     assert torch.allclose(torch.tensor(table.to_numpy(), dtype=torch.float32), matrix)
+
+
+def test_a_grid_of_heads_is_one_figure_whose_csv_has_every_cell_of_every_panel() -> None:
+    from attention_core.figures import figure_table, heatmap_grid
+
+    weights = torch.softmax(torch.randn(2, 3, 4, 4), -1)
+    titles = [[f"L{l} H{h}" for h in (1, 2, 3)] for l in (1, 2)]  # noqa: E741
+    words = ["the", "cat", "the", "mat"]
+    figure = heatmap_grid(weights, titles, words, rtl=True)
+    assert len(figure.data) == 6 and figure.layout.coloraxis.cmin == 0.0 and figure.layout.coloraxis.cmax == 1.0
+    assert [a.text for a in figure.layout.annotations] == [f"<b>{t}</b>" for row in titles for t in row]
+    assert list(figure.layout.xaxis5.ticktext) == words and figure.layout.xaxis5.autorange == "reversed"
+    table = figure_table(figure)
+    assert list(table.columns) == ["panel", "row", "column", "value"] and len(table) == 6 * 16
+    cell = table[(table.panel == "L2 H3") & (table.row == "cat")]
+    assert list(cell.column) == words  # a repeated word stays two columns
+    torch.testing.assert_close(torch.tensor(cell.value.to_numpy()), weights[1, 2, 1])

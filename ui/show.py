@@ -9,7 +9,7 @@ import streamlit as st
 import torch
 from streamlit.delta_generator import DeltaGenerator
 
-from attention_core.figures import CAPTIONS, MatrixKind, figure_table, heatmap
+from attention_core.figures import CAPTIONS, MatrixKind, figure_table, heatmap_grid
 from ui.style import for_projector
 
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")
@@ -31,7 +31,8 @@ def chart(figure: go.Figure, key: str, where: DeltaGenerator | None = None) -> N
     name = "attention-" + (re.sub(r"[^\w]+", "-", title, flags=re.UNICODE).strip("-") or key)
     where.plotly_chart(figure, key=key, config={"displaylogo": False,
                                                "toImageButtonOptions": {"filename": name, "scale": 2}})  # fmt: skip
-    where.download_button("CSV", figure_table(figure).to_csv().encode("utf-8"), f"{name}.csv", "text/csv",
+    # The CSV is made only when the button is clicked (a callable): at 512 words it costs 250 ms a figure.
+    where.download_button("CSV", lambda: figure_table(figure).to_csv().encode("utf-8"), f"{name}.csv", "text/csv",
                           key=f"{key}_csv", help="Download this matrix as CSV")  # fmt: skip
 
 
@@ -68,15 +69,9 @@ def flag_unknown_words(labels: list[str], known: tuple[bool, ...]) -> None:
 
 
 def head_grid(weights: torch.Tensor, labels: list[str], rtl: bool, key: str, average: bool = True) -> None:
-    """Every head's attention as a layers × heads grid of small heatmaps, each layer's average on the right."""
+    """Every head's attention as one layers × heads grid of heatmaps, each layer's average in the last column."""
     n_layers, n_heads = weights.shape[:2]
-    for layer in range(n_layers):
-        columns = st.columns(n_heads + (1 if average else 0))
-        for head in range(n_heads):
-            grid = heatmap(weights[layer, head], labels, labels, kind="weights", rtl=rtl,
-                           title=f"L{layer + 1} H{head + 1}", height=300, compact=True)  # fmt: skip
-            chart(grid, f"{key}_{layer}_{head}", columns[head])
-        if average:
-            mean = heatmap(weights[layer].mean(0), labels, labels, kind="weights", rtl=rtl,
-                           title=f"L{layer + 1} average", height=300, compact=True)  # fmt: skip
-            chart(mean, f"{key}_average_{layer}", columns[n_heads])
+    titles = [[f"L{layer + 1} H{head + 1}" for head in range(n_heads)] + ([f"L{layer + 1} average"] if average else [])
+              for layer in range(n_layers)]  # fmt: skip
+    panels = torch.cat([weights, weights.mean(1, keepdim=True)], dim=1) if average else weights
+    chart(heatmap_grid(panels, titles, labels, rtl=rtl), key)
