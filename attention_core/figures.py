@@ -87,8 +87,7 @@ def heatmap(
     rows, cols = [_short(r) for r in rows], [_short(c) for c in cols]
     grid = values.numpy()
     if n_rows * n_cols <= _HOVER_TEXT_CELLS:  # "row word → column word" per cell, built by numpy in one go
-        pairs = np.char.add(np.char.add(np.array(rows, dtype=str)[:, None], " → "), np.array(cols, dtype=str)[None, :])
-        hover = {"text": pairs, "hovertemplate": "%{text}: %{z:.3f}<extra></extra>"}
+        hover = {"text": _word_pairs(rows, cols), "hovertemplate": "%{text}: %{z:.3f}<extra></extra>"}
     else:  # a word-by-word hover text per cell would cost more than the rest of the figure together
         hover = {"hovertemplate": "row %{y} → column %{x}: %{z:.3f}<extra></extra>"}
     trace = {
@@ -136,6 +135,11 @@ def heatmap(
     return figure
 
 
+def _word_pairs(rows: list[str], cols: list[str]) -> np.ndarray:
+    """ "row word → column word" for every cell, built by numpy in one go (hover text)."""
+    return np.char.add(np.char.add(np.array(rows, dtype=str)[:, None], " → "), np.array(cols, dtype=str)[None, :])
+
+
 def _short(label: str) -> str:
     """A label that fits an axis: a 6,000-letter "word" would squeeze the heatmap to nothing."""
     return label if len(label) <= _MAX_LABEL else label[: _MAX_LABEL - 1] + "…"
@@ -152,7 +156,10 @@ def heatmap_grid(
     values = matrices.detach().to(torch.float32).cpu()
     n_grid_rows, n_grid_cols, n, _ = values.shape
     short = [_short(label) for label in labels]
-    pairs = np.char.add(np.char.add(np.array(short, dtype=str)[:, None], " → "), np.array(short, dtype=str)[None, :])
+    if n * n <= _HOVER_TEXT_CELLS:
+        hover = {"text": _word_pairs(short, short), "hovertemplate": "{title}<br>%{{text}}: %{{z:.3f}}<extra></extra>"}
+    else:  # ten panels of 256 × 256 word pairs would be 48 MB of hover text
+        hover = {"hovertemplate": "{title}<br>row %{{y}} → column %{{x}}: %{{z:.3f}}<extra></extra>"}
     step = -(-n // _MAX_TICKS)
     gap_x, gap_y, title_room = 0.02, 0.05, 0.04
     outer_column = (
@@ -165,8 +172,8 @@ def heatmap_grid(
             x_domain = [c / n_grid_cols + gap_x / 2, (c + 1) / n_grid_cols - gap_x / 2]
             y_domain = [1 - (r + 1) / n_grid_rows + gap_y, 1 - r / n_grid_rows - title_room]
             traces.append({"type": "heatmap", "z": values[r, c].numpy(), "x": list(range(n)), "y": list(range(n)),
-                           "xaxis": f"x{k}", "yaxis": f"y{k}", "coloraxis": "coloraxis", "text": pairs,
-                           "hovertemplate": f"{titles[r][c]}<br>%{{text}}: %{{z:.3f}}<extra></extra>"})  # fmt: skip
+                           "xaxis": f"x{k}", "yaxis": f"y{k}", "coloraxis": "coloraxis", **hover,
+                           "hovertemplate": hover["hovertemplate"].format(title=titles[r][c])})  # fmt: skip
             axis = {"tickmode": "array", "tickvals": list(range(0, n, step)), "ticktext": short[::step],
                     "tickfont": {"size": 11}, "anchor": f"y{k}" if k > 1 else "y"}  # fmt: skip
             layout[f"xaxis{k}" if k > 1 else "xaxis"] = {**axis, "domain": x_domain, "tickangle": -60,

@@ -172,7 +172,7 @@ def install_timers() -> None:
     for name in ("attend", "attend_heads", "similarity", "unit_vectors", "random_projections"):
         _patch(attention, name, "maths")
     _patch(figures, "heatmap", "heatmap")
-    _patch(ui.show, "heatmap", "heatmap")  # head_grid's own reference
+    _patch(ui.show, "heatmap_grid", "heatmap")  # head_grid's own reference
     _patch(plotly.tools, "return_figure_from_figure_or_data", "fig check")
     _patch(plotly.io, "to_json", "to_json")
     _patch(ui.show, "figure_table", "csv")

@@ -4,6 +4,8 @@ import streamlit as st
 
 from attention_core.figures import dimension_labels, heatmap, product_shape, word_labels
 from attention_core.heads import compare_with_raw, explain_cell, head_view
+from attention_core.inference import TrainedModel
+from attention_core.text import Token
 from ui.controls import sentence_input
 from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
@@ -37,49 +39,59 @@ st.caption(f"Shapes: {n_layers} layers × {n_heads} heads, each ({len(labels)} �
            "whom.")  # fmt: skip
 head_grid(analysis.weights, labels, rtl, "heads_grid")
 
-pick_layer, pick_head, w1, w2, w3 = st.columns(5)
-layer = pick_layer.selectbox("Layer", range(1, n_layers + 1), key="heads_layer", bind="query-params") - 1
-head = pick_head.selectbox("Head", range(1, n_heads + 1), key="heads_head", bind="query-params") - 1
-use_W1 = w1.toggle(
-    "trained W1", value=True, key="heads_W1", bind="query-params", help="off: V1 = the head's slice of x"
-)
-use_W2 = w2.toggle(
-    "trained W2", value=True, key="heads_W2", bind="query-params", help="off: V2 = the head's slice of x"
-)
-use_W3 = w3.toggle(
-    "trained W3", value=True, key="heads_W3", bind="query-params", help="off: V3 = the head's slice of x"
-)
-view = head_view(model, tokens, layer, head, use_W1=use_W1, use_W2=use_W2, use_W3=use_W3)
-d_h = view.V1.shape[1]
-w = lambda i, on: rf"(xW_{i} + b_{i})" if on else "x"  # noqa: E731 — the formula shows x for an identity W
-show_step(
-    f"Layer {layer + 1}, head {head + 1}",
-    rf"A = \mathrm{{softmax}}\!\left(\frac{{{w(1, use_W1)}\,{w(2, use_W2)}^\top}}{{\sqrt{{{d_h}}}}} + B\right)",
-    product_shape(view.V1, view.V2.T) + f", plus the head's position bias B ({len(labels)} × {len(labels)})",
-    "x is what this layer reads (normalised); B is the head's learned bias for each distance between words.",
-    heatmap(view.weights, labels, labels, kind="weights", rtl=rtl),
-    "weights",
-    "heads_picked",
-)
 
-st.subheader("Raw V·Vᵀ against the trained head")
-raw, difference = compare_with_raw(view)
-raw_col, trained_col, difference_col = st.columns(3)
-chart(where=raw_col, figure=heatmap(raw, labels, labels, kind="weights", rtl=rtl, title="raw: softmax(x·xᵀ/√d)",
-                             height=360, compact=True), key="heads_raw")  # fmt: skip
-chart(where=trained_col, figure=heatmap(view.weights, labels, labels, kind="weights", rtl=rtl, title="this head",
-                                 height=360, compact=True), key="heads_trained")  # fmt: skip
-chart(where=difference_col, figure=heatmap(difference, labels, labels, kind="signed", rtl=rtl,
-                                    title="head − raw", height=360, compact=True), key="heads_difference")  # fmt: skip
-st.caption("Raw similarity makes every word look mostly at itself; the trained head looks elsewhere on purpose.")
+# One head taken apart, in a fragment: switching W1/W2/W3, the layer, the head or the cell reruns only this part,
+# not the grid above (which depends on the sentence alone).
+@st.fragment
+def one_head(model: TrainedModel, tokens: list[Token], labels: list[str], rtl: bool) -> None:
+    n_layers, n_heads = model.model.config.n_layers, model.model.config.n_heads
+    pick_layer, pick_head, w1, w2, w3 = st.columns(5)
+    layer = pick_layer.selectbox("Layer", range(1, n_layers + 1), key="heads_layer", bind="query-params") - 1
+    head = pick_head.selectbox("Head", range(1, n_heads + 1), key="heads_head", bind="query-params") - 1
+    use_W1 = w1.toggle(
+        "trained W1", value=True, key="heads_W1", bind="query-params", help="off: V1 = the head's slice of x"
+    )
+    use_W2 = w2.toggle(
+        "trained W2", value=True, key="heads_W2", bind="query-params", help="off: V2 = the head's slice of x"
+    )
+    use_W3 = w3.toggle(
+        "trained W3", value=True, key="heads_W3", bind="query-params", help="off: V3 = the head's slice of x"
+    )
+    view = head_view(model, tokens, layer, head, use_W1=use_W1, use_W2=use_W2, use_W3=use_W3)
+    d_h = view.V1.shape[1]
+    w = lambda i, on: rf"(xW_{i} + b_{i})" if on else "x"  # noqa: E731 — the formula shows x for an identity W
+    show_step(
+        f"Layer {layer + 1}, head {head + 1}",
+        rf"A = \mathrm{{softmax}}\!\left(\frac{{{w(1, use_W1)}\,{w(2, use_W2)}^\top}}{{\sqrt{{{d_h}}}}} + B\right)",
+        product_shape(view.V1, view.V2.T) + f", plus the head's position bias B ({len(labels)} × {len(labels)})",
+        "x is what this layer reads (normalised); B is the head's learned bias for each distance between words.",
+        heatmap(view.weights, labels, labels, kind="weights", rtl=rtl),
+        "weights",
+        "heads_picked",
+    )
 
-st.subheader("One cell, explained")
-query_col, key_col = st.columns(2)
-i = query_col.selectbox("Row word (query)", range(len(labels)), format_func=labels.__getitem__, key="heads_i")
-j = key_col.selectbox("Column word (key)", range(len(labels)), format_func=labels.__getitem__, key="heads_j")
-cell = explain_cell(view, i, j)
-chart(figure=heatmap(cell.vectors, [f"V1 of {labels[i]}", f"V2 of {labels[j]}"], dimension_labels(d_h),
-                        kind="signed", columns="dimensions", height=220), key="heads_pair")  # fmt: skip
-st.latex(rf"\frac{{V1_{{{i}}}\cdot V2_{{{j}}}}}{{\sqrt{{{d_h}}}}} + B_{{{i},{j}}}"
-         rf" = \frac{{{cell.dot:.3f}}}{{{cell.root:.2f}}} + {cell.bias:.3f} = {cell.score:.3f}")  # fmt: skip
-st.caption(f"After the softmax of row {plain(labels[i])}, this cell's weight is {cell.weight:.3f}.")
+    st.subheader("Raw V·Vᵀ against the trained head")
+    raw, difference = compare_with_raw(view)
+    raw_col, trained_col, difference_col = st.columns(3)
+    small = {"rtl": rtl, "height": 360, "compact": True}
+    chart(heatmap(raw, labels, labels, kind="weights", title="raw: softmax(x·xᵀ/√d)", **small), "heads_raw", raw_col)
+    chart(heatmap(view.weights, labels, labels, kind="weights", title="this head", **small), "heads_trained",
+          trained_col)  # fmt: skip
+    chart(heatmap(difference, labels, labels, kind="signed", title="head − raw", **small), "heads_difference",
+          difference_col)  # fmt: skip
+    st.caption("Raw similarity makes every word look mostly at itself; the trained head looks elsewhere on "
+               "purpose.")  # fmt: skip
+
+    st.subheader("One cell, explained")
+    query_col, key_col = st.columns(2)
+    i = query_col.selectbox("Row word (query)", range(len(labels)), format_func=labels.__getitem__, key="heads_i")
+    j = key_col.selectbox("Column word (key)", range(len(labels)), format_func=labels.__getitem__, key="heads_j")
+    cell = explain_cell(view, i, j)
+    chart(figure=heatmap(cell.vectors, [f"V1 of {labels[i]}", f"V2 of {labels[j]}"], dimension_labels(d_h),
+                            kind="signed", columns="dimensions", height=220), key="heads_pair")  # fmt: skip
+    st.latex(rf"\frac{{V1_{{{i}}}\cdot V2_{{{j}}}}}{{\sqrt{{{d_h}}}}} + B_{{{i},{j}}}"
+             rf" = \frac{{{cell.dot:.3f}}}{{{cell.root:.2f}}} + {cell.bias:.3f} = {cell.score:.3f}")  # fmt: skip
+    st.caption(f"After the softmax of row {plain(labels[i])}, this cell's weight is {cell.weight:.3f}.")
+
+
+one_head(model, tokens, labels, rtl)
