@@ -210,8 +210,10 @@ class TrainingRun:
 
     def _run(self, settings: TrainSettings, resume: bool) -> None:
         try:
-            eval_settings = replace(settings, seed=self.seed, eval_every=100, eval_lines=150, log_every=50,
-                                    save_every_s=60.0)  # fmt: skip
+            # 64 sentences a step, not the CLI's 96: a shared server holds a run's activations for every session's
+            # sake (the Qurʾān's longest āyāt made 96-sentence steps cost ~300 MB).
+            eval_settings = replace(settings, seed=self.seed, batch_size=64, eval_every=100, eval_lines=150,
+                                    log_every=50, save_every_s=60.0)  # fmt: skip
             result = train(self.corpus, self.preset_name, eval_settings, out=self.folder, resume=resume,
                            on_step=self._on_step, should_stop=self._stop.is_set, observe=self._observe)  # fmt: skip
             self._observe(result.step, result.model, result.vocabulary, final=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
+import ui.server  # noqa: F401 — process-wide memory settings, applied on first import
 from ui.models import MODEL_CREDIT
 from ui.style import apply_style, presentation_toggle
 
