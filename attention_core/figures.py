@@ -146,10 +146,18 @@ def _short(label: str) -> str:
 
 
 def heatmap_grid(
-    matrices: torch.Tensor, titles: list[list[str]], labels: list[str], *, rtl: bool = False, panel_height: int = 280
+    matrices: torch.Tensor,
+    titles: list[list[str]],
+    labels: list[str],
+    *,
+    rtl: bool = False,
+    panel_height: int = 280,
+    signed: frozenset[tuple[int, int]] = frozenset(),
 ) -> go.Figure:
     """A grid of attention heatmaps (rows × columns of n × n softmax matrices, e.g. layers × heads) in ONE figure:
-    one shared [0, 1] colour scale, a title above each panel, the words on every panel's axes.
+    one shared [0, 1] colour scale, a title above each panel, the words on the outer panels' axes. Panels listed
+    in `signed` (grid row, column), such as a difference of two attentions, share a second scale, symmetric
+    around 0.
 
     One figure instead of one per head: the browser draws one chart and the server validates and sends one
     (a page of 10 separate charts spent most of its time on per-chart overhead)."""
@@ -162,9 +170,8 @@ def heatmap_grid(
         hover = {"hovertemplate": "{title}<br>row %{{y}} → column %{{x}}: %{{z:.3f}}<extra></extra>"}
     step = -(-n // _MAX_TICKS)
     gap_x, gap_y, title_room = 0.02, 0.05, 0.04
-    outer_column = (
-        n_grid_cols - 1 if rtl else 0
-    )  # row labels only beside the outer panels, words only below the last row
+    outer_column = n_grid_cols - 1 if rtl else 0  # row labels beside the outer panels only, words below the last row
+    bound = max([float(values[r, c].abs().max()) for r, c in signed] + [1e-6])
     traces, layout = [], {}
     for r in range(n_grid_rows):
         for c in range(n_grid_cols):
@@ -172,7 +179,8 @@ def heatmap_grid(
             x_domain = [c / n_grid_cols + gap_x / 2, (c + 1) / n_grid_cols - gap_x / 2]
             y_domain = [1 - (r + 1) / n_grid_rows + gap_y, 1 - r / n_grid_rows - title_room]
             traces.append({"type": "heatmap", "z": values[r, c].numpy(), "x": list(range(n)), "y": list(range(n)),
-                           "xaxis": f"x{k}", "yaxis": f"y{k}", "coloraxis": "coloraxis", **hover,
+                           "xaxis": f"x{k}", "yaxis": f"y{k}", **hover,
+                           "coloraxis": "coloraxis2" if (r, c) in signed else "coloraxis",
                            "hovertemplate": hover["hovertemplate"].format(title=titles[r][c])})  # fmt: skip
             axis = {"tickmode": "array", "tickvals": list(range(0, n, step)), "ticktext": short[::step],
                     "tickfont": {"size": 11}, "anchor": f"y{k}" if k > 1 else "y"}  # fmt: skip
@@ -189,6 +197,7 @@ def heatmap_grid(
     layout |= {
         "meta": {"panels": [t for row in titles for t in row], "rows": labels, "cols": labels},
         "coloraxis": {"colorscale": "Blues", "cmin": 0.0, "cmax": 1.0, "showscale": False},
+        "coloraxis2": {"colorscale": "RdBu", "cmin": -bound, "cmax": bound, "showscale": False},
         "annotations": annotations,
         "font": {"family": ARABIC_FONTS, "size": 12},
         "height": panel_height * n_grid_rows + 60,

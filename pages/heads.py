@@ -1,8 +1,9 @@
 """Multi-head attention of the trained model: every layer and head, one head taken apart, raw vs trained."""
 
 import streamlit as st
+import torch
 
-from attention_core.figures import dimension_labels, heatmap, product_shape, word_labels
+from attention_core.figures import dimension_labels, heatmap, heatmap_grid, product_shape, word_labels
 from attention_core.heads import compare_with_raw, explain_cell, head_view
 from attention_core.inference import TrainedModel
 from attention_core.text import Token
@@ -72,13 +73,9 @@ def one_head(model: TrainedModel, tokens: list[Token], labels: list[str], rtl: b
 
     st.subheader("Raw V·Vᵀ against the trained head")
     raw, difference = compare_with_raw(view)
-    raw_col, trained_col, difference_col = st.columns(3)
-    small = {"rtl": rtl, "height": 360, "compact": True}
-    chart(heatmap(raw, labels, labels, kind="weights", title="raw: softmax(x·xᵀ/√d)", **small), "heads_raw", raw_col)
-    chart(heatmap(view.weights, labels, labels, kind="weights", title="this head", **small), "heads_trained",
-          trained_col)  # fmt: skip
-    chart(heatmap(difference, labels, labels, kind="signed", title="head − raw", **small), "heads_difference",
-          difference_col)  # fmt: skip
+    panels = torch.stack([raw, view.weights, difference])[None]  # one figure: raw | this head | their difference
+    titles = [["raw: softmax(x·xᵀ/√d)", "this head", "head − raw (blue: more, red: less)"]]
+    chart(heatmap_grid(panels, titles, labels, rtl=rtl, panel_height=380, signed=frozenset({(0, 2)})), "heads_raw")
     st.caption("Raw similarity makes every word look mostly at itself; the trained head looks elsewhere on "
                "purpose.")  # fmt: skip
 

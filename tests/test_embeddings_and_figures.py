@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import torch
 
 from attention_core import TableEmbedding, attend, embed_sentence, similarity, tokenize
@@ -125,3 +126,13 @@ def test_a_grid_of_heads_is_one_figure_whose_csv_has_every_cell_of_every_panel()
     cell = table[(table.panel == "L2 H3") & (table.row == "cat")]
     assert list(cell.column) == words  # a repeated word stays two columns
     torch.testing.assert_close(torch.tensor(cell.value.to_numpy()), weights[1, 2, 1])
+
+
+def test_a_signed_panel_of_a_grid_gets_its_own_scale_symmetric_around_zero() -> None:
+    from attention_core.figures import heatmap_grid
+
+    panels = torch.stack([torch.full((2, 2), 0.5), torch.tensor([[0.3, -0.6], [0.0, 0.1]])])[None]
+    figure = heatmap_grid(panels, [["head", "head − raw"]], ["a", "b"], signed=frozenset({(0, 1)}))
+    assert [trace.coloraxis for trace in figure.data] == ["coloraxis", "coloraxis2"]
+    assert figure.layout.coloraxis2.cmin == -figure.layout.coloraxis2.cmax == pytest.approx(-0.6)
+    assert figure.layout.coloraxis2.colorscale[0][1] != figure.layout.coloraxis.colorscale[0][1]
