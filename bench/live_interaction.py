@@ -7,7 +7,9 @@ AppTest (bench/interaction_speed.py) reruns a whole page even where the page put
 script watches the websocket. The server is started with usage statistics on (for this benchmark only; nothing
 leaves the machine, it has no internet) so that after every script run it sends a `page_profile` message with the
 run's own execution time: that is the server time of the interaction, a fragment rerunning only itself. The
-round trip (the browser's `rerun_script` request to the server's `script_finished`) is printed beside it; on this
+tracking behind that report wraps every `st.*` call, so the times are upper bounds (AppTest: about +30 ms on the
+Multi-head page). The round trip (the browser's `rerun_script` request to the server's `script_finished`) is
+printed beside it; on this
 2-core machine it is mostly Chromium redrawing Plotly charts on the same cores. Median of --reps interactions
 after a warm-up.
 """
