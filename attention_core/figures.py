@@ -16,7 +16,8 @@ import torch
 
 ARABIC_FONTS = "Noto Naskh Arabic, Noto Sans Arabic, Amiri, DejaVu Sans, Arial, sans-serif"
 UNKNOWN_MARK = " (?)"  # appended to the label of a word the embedding does not know
-_HOVER_TEXT_CELLS = 64 * 64  # up to this many cells, hovering a cell names its two words
+_INVISIBLE = "\u200b"  # zero-width space: tells repeated words apart as categories without showing
+_HOVER = "%{y} → %{x}: %{z:.3f}<extra></extra>"  # row word → column word: value
 _MAX_LABEL = 24  # longer labels are cut on the axes (with …); the CSV keeps them whole
 _MAX_TICKS = 40  # a longer axis labels every k-th word (hover still gives the row and column)
 
@@ -86,16 +87,13 @@ def heatmap(
     full_rows, full_cols = rows, cols
     rows, cols = [_short(r) for r in rows], [_short(c) for c in cols]
     grid = values.numpy()
-    if n_rows * n_cols <= _HOVER_TEXT_CELLS:  # "row word → column word" per cell, built by numpy in one go
-        hover = {"text": _word_pairs(rows, cols), "hovertemplate": "%{text}: %{z:.3f}<extra></extra>"}
-    else:  # a word-by-word hover text per cell would cost more than the rest of the figure together
-        hover = {"hovertemplate": "row %{y} → column %{x}: %{z:.3f}<extra></extra>"}
+    x, y = _categories(cols), _categories(rows)
     trace = {
         "type": "heatmap",
         "z": grid,
-        "x": list(range(n_cols)),
-        "y": list(range(n_rows)),
-        **hover,
+        "x": x,
+        "y": y,
+        "hovertemplate": _HOVER,
         # Right-to-left figures keep their row labels on the right, so the colour bar moves to the left.
         "colorbar": {"thickness": 12, "x": -0.01, "xanchor": "right"} if rtl else {"thickness": 12},
         "showscale": not compact,
@@ -113,8 +111,9 @@ def heatmap(
         "height": height or min(900, max(320, 140 + 30 * n_rows)),
         "margin": {"l": 70 if rtl and not compact else 10, "r": 10, "t": 50 if title else 20, "b": 10},
         "xaxis": {
+            "type": "category",
             "tickmode": "array",
-            "tickvals": list(range(0, n_cols, column_step)),
+            "tickvals": x[::column_step],
             "ticktext": cols[::column_step],
             "autorange": "reversed" if rtl and columns == "words" else True,
             "side": "bottom" if compact else "top",  # in a grid the title sits on top
@@ -122,8 +121,9 @@ def heatmap(
             "tickfont": {"size": 12 if compact else 15},
         },
         "yaxis": {
+            "type": "category",
             "tickmode": "array",
-            "tickvals": list(range(0, n_rows, row_step)),
+            "tickvals": y[::row_step],
             "ticktext": rows[::row_step],
             "autorange": "reversed",  # first word on top, as a matrix is read
             "side": "right" if rtl else "left",
@@ -135,9 +135,17 @@ def heatmap(
     return figure
 
 
-def _word_pairs(rows: list[str], cols: list[str]) -> np.ndarray:
-    """ "row word → column word" for every cell, built by numpy in one go (hover text)."""
-    return np.char.add(np.char.add(np.array(rows, dtype=str)[:, None], " → "), np.array(cols, dtype=str)[None, :])
+def _categories(labels: list[str]) -> list[str]:
+    """The labels as distinct axis categories: a word's k-th repeat gets k invisible zero-width spaces, so a word
+    typed twice stays two rows, and hovering a cell names its words (%{x}, %{y}) without a text per cell. (Text
+    per cell cost most of a page's time: Plotly keeps it as an object array and deep-copies it on every to_dict.)"""
+    seen: dict[str, int] = {}
+    unique = []
+    for label in labels:
+        count = seen.get(label, 0)
+        seen[label] = count + 1
+        unique.append(label + _INVISIBLE * count)
+    return unique
 
 
 def _short(label: str) -> str:
@@ -164,10 +172,7 @@ def heatmap_grid(
     values = matrices.detach().to(torch.float32).cpu()
     n_grid_rows, n_grid_cols, n, _ = values.shape
     short = [_short(label) for label in labels]
-    if n * n <= _HOVER_TEXT_CELLS:
-        hover = {"text": _word_pairs(short, short), "hovertemplate": "{title}<br>%{{text}}: %{{z:.3f}}<extra></extra>"}
-    else:  # ten panels of 256 × 256 word pairs would be 48 MB of hover text
-        hover = {"hovertemplate": "{title}<br>row %{{y}} → column %{{x}}: %{{z:.3f}}<extra></extra>"}
+    categories = _categories(short)
     step = -(-n // _MAX_TICKS)
     gap_x, gap_y, title_room = 0.02, 0.05, 0.04
     outer_column = n_grid_cols - 1 if rtl else 0  # row labels beside the outer panels only, words below the last row
@@ -178,11 +183,10 @@ def heatmap_grid(
             k = r * n_grid_cols + c + 1
             x_domain = [c / n_grid_cols + gap_x / 2, (c + 1) / n_grid_cols - gap_x / 2]
             y_domain = [1 - (r + 1) / n_grid_rows + gap_y, 1 - r / n_grid_rows - title_room]
-            traces.append({"type": "heatmap", "z": values[r, c].numpy(), "x": list(range(n)), "y": list(range(n)),
-                           "xaxis": f"x{k}", "yaxis": f"y{k}", **hover,
-                           "coloraxis": "coloraxis2" if (r, c) in signed else "coloraxis",
-                           "hovertemplate": hover["hovertemplate"].format(title=titles[r][c])})  # fmt: skip
-            axis = {"tickmode": "array", "tickvals": list(range(0, n, step)), "ticktext": short[::step],
+            traces.append({"type": "heatmap", "z": values[r, c].numpy(), "x": categories, "y": categories,
+                           "xaxis": f"x{k}", "yaxis": f"y{k}", "hovertemplate": f"{titles[r][c]}<br>{_HOVER}",
+                           "coloraxis": "coloraxis2" if (r, c) in signed else "coloraxis"})  # fmt: skip
+            axis = {"type": "category", "tickmode": "array", "tickvals": categories[::step], "ticktext": short[::step],
                     "tickfont": {"size": 11}, "anchor": f"y{k}" if k > 1 else "y"}  # fmt: skip
             layout[f"xaxis{k}" if k > 1 else "xaxis"] = {**axis, "domain": x_domain, "tickangle": -60,
                                                          "showticklabels": r == n_grid_rows - 1,
