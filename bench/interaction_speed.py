@@ -24,19 +24,15 @@
 from __future__ import annotations
 
 import argparse
-import atexit
-import contextlib
 import functools
 import json
 import os
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
 import time
 import urllib.parse
-import urllib.request
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
@@ -44,67 +40,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from anywhere in the repository
 
+from app_server import FLAGS, start_server, stop_all, stop_server, wait_until_healthy  # noqa: E402 — bench/ is on the path
+
 APP = str(ROOT / "app.py")
 PAGES = ["similarity", "trainable", "heads", "fill_blank", "word_order", "idea"]
 SENTENCE_KEY = {"similarity": "similarity_sentence", "trainable": "trainable_sentence", "heads": "heads_sentence",
                 "fill_blank": "fill_sentence", "word_order": "order_sentence"}  # fmt: skip
 TARGET_MS = {32: 50.0, 512: 300.0}
 COLD_TARGET_S = 5.0
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]  # fmt: skip
-
-# ---------------------------------------------------------------------------------------------------------------
-# Subprocesses: always cleaned up (normal exit, exception, Ctrl-C, SIGTERM).
-
-_CHILDREN: list[subprocess.Popen] = []
-
-
-def _stop(process: subprocess.Popen) -> None:
-    if process.poll() is not None:
-        return
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGTERM)  # the server's own process group (start_new_session=True)
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=5)
-
-
-def _stop_all() -> None:
-    while _CHILDREN:
-        _stop(_CHILDREN.pop())
-
-
-atexit.register(_stop_all)
-signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-
-
-def start_server(port: int) -> subprocess.Popen:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true", "--server.address=127.0.0.1",
-         f"--server.port={port}", "--browser.gatherUsageStats=false"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )  # fmt: skip
-    _CHILDREN.append(process)
-    return process
-
-
-def stop_server(process: subprocess.Popen) -> None:
-    _stop(process)
-    if process in _CHILDREN:
-        _CHILDREN.remove(process)
-
-
-def port_is_free(port: int) -> bool:
-    try:
-        urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=0.5)
-    except OSError:
-        return True
-    return False
-
-
 # ---------------------------------------------------------------------------------------------------------------
 # Sentences from the Qurʾān
 
@@ -395,19 +338,10 @@ def cold_start(port: int, runs: int) -> list[dict[str, float]]:
         browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=FLAGS)
         try:
             for _ in range(runs):
-                if not port_is_free(port):
-                    raise RuntimeError(f"port {port} is in use; pick another with --port")
                 started = time.perf_counter()
                 server = start_server(port)
                 try:
-                    while True:
-                        if server.poll() is not None:
-                            raise RuntimeError("the server exited during start-up")
-                        try:
-                            urllib.request.urlopen(base + "/_stcore/health", timeout=1)
-                            break
-                        except OSError:
-                            time.sleep(0.02)
+                    wait_until_healthy(port, server, poll_s=0.02)
                     health = time.perf_counter() - started
                     data, visible = visit(browser, url, started)
                     warm_data, warm_visible = visit(browser, url, None)
@@ -523,4 +457,4 @@ if __name__ == "__main__":
     try:
         main()
     finally:
-        _stop_all()
+        stop_all()

@@ -21,19 +21,16 @@ import os
 import shutil
 import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.parse
-import urllib.request
 from functools import partial
 from pathlib import Path
 
+from app_server import FLAGS, start_server, stop_server, wait_until_healthy
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-ROOT = Path(__file__).parents[1]
 ARABIC_32 = (
     "الذين يؤمنون بالغيب ويقيمون الصلاة ومما رزقناهم ينفقون والذين يؤمنون بما انزل اليك وما انزل من قبلك "
     "وبالاخرة هم يوقنون اولئك على هدى من ربهم واولئك هم المفلحون ان الذين كفروا سواء عليهم"
@@ -89,18 +86,11 @@ def main() -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     # The server on core 0 and Chromium on core 1 (taskset): a user's browser does not draw on the server's CPU.
-    pin = ["taskset", "-c", "0"] if shutil.which("taskset") and (os.cpu_count() or 1) > 1 else []
-    command = [*pin, sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true",
-               f"--server.port={port}", "--server.address=127.0.0.1", "--browser.gatherUsageStats=true"]  # fmt: skip
-    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pin = ("taskset", "-c", "0") if shutil.which("taskset") and (os.cpu_count() or 1) > 1 else ()
+    server = start_server(port, usage_stats=True, prefix=pin)
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(base + "/_stcore/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_until_healthy(port, server)
         with sync_playwright() as p:
             chromium = shutil.which("chromium")
             if pin:
@@ -108,8 +98,7 @@ def main() -> None:
                 wrapper.write_text(f'#!/bin/sh\nexec taskset -c 1 {chromium} "$@"\n')
                 wrapper.chmod(0o755)
                 chromium = str(wrapper)
-            browser = p.chromium.launch(executable_path=chromium, headless=True,
-                                        args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])  # fmt: skip
+            browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
             print(f"{'page':<12}{'interaction':<34}{'server ms':>10}{'min':>7}{'max':>7}  {'fragment':<9}"
                   f"{'round trip ms':>14}  target: server ≤ 50 ms at 32 words")  # fmt: skip
             for path, (key, switch) in PAGES.items():
@@ -142,8 +131,7 @@ def main() -> None:
                 page.close()
             browser.close()
     finally:
-        server.terminate()
-        server.wait(timeout=20)
+        stop_server(server)
 
 
 _typed = [0]

@@ -16,27 +16,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import atexit
 import contextlib
 import os
 import shutil
-import signal
 import statistics
-import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from anywhere in the repository
 
+from app_server import FLAGS, start_server, stop_all, stop_server, wait_until_healthy  # noqa: E402 — bench/ is on the path
+
 LIMIT_MB = 1024.0
 SAMPLE_S = 0.2
 TIMEOUT_MS = 240_000  # per browser step: ten sessions on 2 cores are slow
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]  # fmt: skip
 BOX = "Your sentence (any language; Arabic reads right to left)"
 # page → the control each session flips after typing: ("toggle"|"button"|"slider", its label)
 CONTROLS = {
@@ -51,31 +47,6 @@ ENGLISH = (
     "the mat while the dog slept near the door , and then they all walked home across the bridge before the rain "
     "came down on the quiet town in the evening light"
 )
-
-_CHILDREN: list[subprocess.Popen] = []
-
-
-def _stop(process: subprocess.Popen) -> None:
-    if process.poll() is not None:
-        return
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGTERM)  # the server's own process group (start_new_session=True)
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=5)
-
-
-def _stop_all() -> None:
-    while _CHILDREN:
-        _stop(_CHILDREN.pop())
-
-
-atexit.register(_stop_all)
-signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-
 
 # ---------------------------------------------------------------------------------------------------------------
 # Memory of a process tree
@@ -237,39 +208,16 @@ async def training_session(browser: object, base: str, log: list[str]) -> object
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def health(base: str, server: subprocess.Popen, timeout_s: float = 120) -> None:
-    deadline = time.perf_counter() + timeout_s
-    while time.perf_counter() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError("the server exited during start-up")
-        try:
-            urllib.request.urlopen(base + "/_stcore/health", timeout=1)
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"no answer from {base}/_stcore/health in {timeout_s:g} s")
-
-
 async def scenario(port: int, with_training: bool, sentences: dict[str, str]) -> dict[str, object]:
     from playwright.async_api import async_playwright
 
     base = f"http://127.0.0.1:{port}"
-    try:
-        urllib.request.urlopen(base + "/_stcore/health", timeout=0.5)
-        raise RuntimeError(f"port {port} is in use; pick another with --port")
-    except OSError:
-        pass
-    server = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true", "--server.address=127.0.0.1",
-         f"--server.port={port}", "--browser.gatherUsageStats=false"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )  # fmt: skip
-    _CHILDREN.append(server)
+    server = start_server(port)
     sampler = Sampler(server.pid)
     sampler.start()
     result: dict[str, object] = {"log": []}
     try:
-        await asyncio.to_thread(health, base, server)
+        await asyncio.to_thread(wait_until_healthy, port, server)
         time.sleep(1.0)
         result["baseline"] = sampler.now()
         async with async_playwright() as p:
@@ -304,8 +252,7 @@ async def scenario(port: int, with_training: bool, sentences: dict[str, str]) ->
         result["after_close"] = await asyncio.to_thread(sampler.now, 5.0)
     finally:
         sampler.stop()
-        _stop(server)
-        _CHILDREN.remove(server)
+        stop_server(server)
     return result
 
 
@@ -356,4 +303,4 @@ if __name__ == "__main__":
     try:
         main()
     finally:
-        _stop_all()
+        stop_all()
