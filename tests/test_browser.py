@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from attention_core.figures import UNKNOWN_MARK
+from tests.test_live_training import LINES as ANIMAL_LINES
 
 ROOT = Path(__file__).parents[1]
 OUTPUT = ROOT / "test-output" / "browser"
@@ -87,6 +88,28 @@ def tick_labels(page: object, axis: str, chart: int) -> list[tuple[float, str]]:
     return sorted((box["x"], text.removesuffix(UNKNOWN_MARK)) for box, text in boxes if box is not None)
 
 
+def screenshot(page: object, name: str) -> None:
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(OUTPUT / f"{name}.png"), full_page=True)
+
+
+def start_pasted_run(page: object, lines: str, steps: int, preset: str | None = None) -> None:
+    """On the Train page: paste the text, pick the preset (its menu label's start) and a step budget, press Start."""
+    start = page.get_by_role("button", name="Start a new run")
+    start.wait_for(timeout=90_000)
+    page.get_by_text("paste text", exact=True).click()
+    page.get_by_label("Your text, one sentence per line (any language)").fill(lines)
+    if preset:
+        page.get_by_role("combobox", name="Model size").click()
+        page.get_by_role("option").filter(has_text=preset).click()
+    page.get_by_text("steps", exact=True).click()
+    budget = page.get_by_role("spinbutton", name="Steps")
+    budget.fill(str(steps))
+    budget.press("Enter")
+    time.sleep(1.0)
+    start.click()
+
+
 def wait_for_charts(page: object) -> None:
     page.wait_for_selector(".js-plotly-plot", timeout=90_000)
     page.wait_for_function("document.querySelectorAll('[data-stale=\"true\"]').length === 0", timeout=30_000)
@@ -143,8 +166,7 @@ def test_arabic_sentence_reads_right_to_left(server: str, browser: object, path:
         cells_after = page.locator(".js-plotly-plot").nth(0).locator(".heatmap-text, text").all_text_contents()
         assert cells_after != cells_before, "switching W1 to the identity must change the scores"
     assert page.locator("[data-testid='stException']").count() == 0
-    OUTPUT.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(OUTPUT / f"{path}-arabic.png"), full_page=True)
+    screenshot(page, f"{path}-arabic")
     page.close()
 
 
@@ -154,8 +176,7 @@ def test_english_sentence_reads_left_to_right(server: str, browser: object) -> N
     wait_for_charts(page)
     type_sentence(page, "Students read the book")
     assert [text for _, text in tick_labels(page, "x", 1)] == ["Students", "read", "the", "book"]
-    OUTPUT.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(OUTPUT / "similarity-english.png"), full_page=True)
+    screenshot(page, "similarity-english")
     page.close()
 
 
@@ -220,8 +241,7 @@ def test_every_sentence_page_in_arabic_with_w1_and_the_url(server: str, browser:
         wait_for_charts(page)
     page.wait_for_function("() => location.search.includes('_sentence=')", timeout=30_000)
     assert page.locator("[data-testid='stException']").count() == 0
-    OUTPUT.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(OUTPUT / f"{path}.png"), full_page=True)
+    screenshot(page, path)
     page.close()
 
 
@@ -229,8 +249,7 @@ def test_a_lesson_opens_from_the_gallery_and_from_its_link(server: str, browser:
     page = browser.new_page(viewport={"width": 1400, "height": 2400})
     page.goto(f"{server}/lessons")
     page.get_by_text("Open the lesson").first.wait_for(timeout=60_000)
-    OUTPUT.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(OUTPUT / "lessons.png"), full_page=True)
+    screenshot(page, "lessons")
     page.locator("[data-testid='stPageLink'] a").filter(has_text="Open the lesson").nth(2).click()  # the third card
     page.wait_for_function("() => location.pathname.endsWith('/fill_blank')", timeout=30_000)
     wait_for_charts(page)
@@ -248,28 +267,14 @@ def test_a_lesson_opens_from_the_gallery_and_from_its_link(server: str, browser:
 def test_training_live_then_using_my_model_on_another_page(server: str, browser: object) -> None:
     page = browser.new_page(viewport={"width": 1400, "height": 3200})
     page.goto(f"{server}/train")
-    start = page.get_by_role("button", name="Start a new run")
-    start.wait_for(timeout=60_000)
-    page.get_by_text("paste text", exact=True).click()
-    lines = "\n".join(f"the {a} saw the {b} near the river" for a in ("cat", "dog", "bird", "fox", "cow")
-                      for b in ("tree", "house", "boat", "bridge", "field", "stone"))  # fmt: skip
-    page.get_by_label("Your text, one sentence per line (any language)").fill(lines)
-    page.get_by_role("combobox", name="Model size").click()
-    page.get_by_role("option").filter(has_text="tiny: 1 layer").click()
-    page.get_by_text("steps", exact=True).click()
-    steps = page.get_by_role("spinbutton", name="Steps")
-    steps.fill("200")
-    steps.press("Enter")
-    time.sleep(1.0)
-    start.click()
+    start_pasted_run(page, "\n".join(ANIMAL_LINES), steps=200, preset="tiny: 1 layer")
     page.get_by_text("Training…").first.wait_for(timeout=30_000)  # the live view, redrawn while the run goes on
     page.get_by_text("Replay: how the attention emerged").wait_for(timeout=240_000)
     wait_for_charts(page)
     assert page.get_by_text("Finished tiny model on pasted text").count() == 1
     assert page.get_by_role("button", name="Download my model (.zip: safetensors weights, config and vocabulary "
                                            "JSON)").count() == 1  # fmt: skip
-    OUTPUT.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(OUTPUT / "train.png"), full_page=True)
+    screenshot(page, "train")
     page.locator("[data-testid='stSidebarNav']").get_by_text("Fill the blank").click()  # same session
     page.get_by_label("Your sentence (any language; Arabic reads right to left)").wait_for(timeout=30_000)
     box = page.get_by_label("Your sentence (any language; Arabic reads right to left)")
@@ -366,15 +371,7 @@ def test_ten_sessions_at_once_keep_their_own_state(server: str, browser: object)
     for _ in range(3):
         page = browser.new_context().new_page()
         page.goto(f"{server}/train")
-        page.get_by_role("button", name="Start a new run").wait_for(timeout=90_000)
-        page.get_by_text("paste text", exact=True).click()
-        page.get_by_label("Your text, one sentence per line (any language)").fill(lines)
-        page.get_by_text("steps", exact=True).click()
-        steps = page.get_by_role("spinbutton", name="Steps")
-        steps.fill("20000")
-        steps.press("Enter")
-        time.sleep(1.0)
-        page.get_by_role("button", name="Start a new run").click()
+        start_pasted_run(page, lines, steps=20_000)
         trainers.append(page)
     trainers[0].get_by_text("Training…").first.wait_for(timeout=60_000)
     trainers[1].get_by_text("Training…").first.wait_for(timeout=60_000)

@@ -6,10 +6,10 @@ import pytest
 
 from attention_core.live_training import _RUN_SLOTS, LIMITS
 from tests.test_app import assert_clean, figures, open_page
+from tests.test_live_training import LINES as ANIMAL_LINES
 from ui.models import MINE, RUN_KEY
 
-LINES = "\n".join(f"the {animal} saw the {thing} near the river" for animal in ("cat", "dog", "bird", "fox", "cow")
-                  for thing in ("tree", "house", "boat", "bridge", "field", "stone"))  # fmt: skip
+LINES = "\n".join(ANIMAL_LINES)
 
 
 def start_pasted_run(text: str = LINES, steps: int = 30):
