@@ -27,7 +27,7 @@ from typing import Literal
 
 import torch
 
-from attention_core.checkpoint import CheckpointError
+from attention_core.checkpoint import WEIGHTS, CheckpointError
 from attention_core.corpora import Corpus, CorpusError
 from attention_core.encoder import MaskedLanguageModel
 from attention_core.inference import TrainedModel
@@ -142,7 +142,6 @@ class TrainingRun:
         self._thread: threading.Thread | None = None
         self._published = _Published()
         self._last_snapshot_at = 0.0
-        self._last_loss: float | None = None
         self.probe_labels: tuple[str, ...] = ()  # filled in by the first snapshot
         self.probe_known: tuple[bool, ...] = ()
 
@@ -180,7 +179,7 @@ class TrainingRun:
 
     @property
     def has_checkpoint(self) -> bool:
-        return (self.folder / "model.safetensors").is_file()
+        return (self.folder / WEIGHTS).is_file()
 
     def progress(self) -> Progress:
         with self._lock:
@@ -227,7 +226,6 @@ class TrainingRun:
             _RUN_SLOTS.release()
 
     def _on_step(self, report: StepReport) -> None:
-        self._last_loss = report.loss
         with self._lock:
             self._published.reports.append(report)
 
@@ -241,7 +239,9 @@ class TrainingRun:
         self._last_snapshot_at = now
         trained = TrainedModel(copy.deepcopy(model), vocabulary, name="my model", step=step)
         analysis = trained.analyze(self.probe)
-        snapshot = Snapshot(step, self._last_loss if step else None, analysis.weights)
+        # This thread is the only writer of the reports, so it may read the last one without the lock.
+        reports = self._published.reports
+        snapshot = Snapshot(step, reports[-1].loss if step and reports else None, analysis.weights)
         with self._lock:
             if not self.probe_labels:
                 self.probe_labels, self.probe_known = tuple(analysis.labels), analysis.known
