@@ -393,7 +393,8 @@ def test_ten_sessions_at_once_keep_their_own_state(server: str, browser: object)
             assert "W1=false" not in page.evaluate("location.search")
         assert page.locator("[data-testid='stException']").count() == 0
     for page in trainers[:2]:  # stop both runs: the slots free up for the next test and users
-        page.get_by_role("button", name="Stop").click()
+        # scoped to the page body: while a script runs, Streamlit's own status widget shows a "Stop" button too
+        page.get_by_test_id("stMainBlockContainer").get_by_role("button", name="Stop", exact=True).click()
         page.get_by_text("Replay: how the attention emerged").wait_for(timeout=60_000)
     for page in [*(p for _, _, p in explorers), *trainers]:
         page.context.close()
