@@ -29,6 +29,7 @@ class Sentence:
     words: torch.Tensor  # (n, d) the word vectors alone
     V: torch.Tensor  # (n, d) words + positional encoding, or the words alone
     known: tuple[bool, ...]
+    learned_positions: bool = False  # P = V − words is a learned table (BERT's), not the sinusoidal encoding
 
     @property
     def labels(self) -> list[str]:

@@ -1,6 +1,7 @@
 """One head of a trained model, recomputed from its parts so each part can be switched off.
 
-In layer l, head h reads x = LayerNorm(input of layer l) and computes V1 = x·W1 + b1, V2 = x·W2 + b2,
+In layer l, head h reads x (what the layer's attention reads: the LayerNorm of the layer's input in our pre-norm
+models, the previous layer's output in post-norm BERT) and computes V1 = x·W1 + b1, V2 = x·W2 + b2,
 V3 = x·W3 + b3 on its own slice of features h·d_h … (h+1)·d_h; scores = V1·V2ᵀ/√d_h + its position bias;
 weights = softmax(scores). Switching a W "off" replaces that projection by the identity on the same slice of x:
 the head then compares (or passes on) the raw features, as in the seed's V·Vᵀ story.
@@ -14,7 +15,10 @@ from dataclasses import dataclass
 import torch
 
 from attention_core.inference import TrainedModel
+from attention_core.pretrained import PretrainedModel
 from attention_core.text import Token
+
+AttentionModel = TrainedModel | PretrainedModel  # both expose layer_inputs, attention_block and position_bias
 
 
 @dataclass(frozen=True)
@@ -30,20 +34,8 @@ class HeadView:
 
 
 @torch.no_grad()
-def layer_inputs(trained: TrainedModel, tokens: list[Token]) -> tuple[tuple[Token, ...], list[torch.Tensor]]:
-    """The normalised input of every layer's attention, (n, d) each, for one sentence."""
-    all_tokens, ids, _ = trained.encode(tokens)
-    x = trained.model.embed(ids)
-    inputs = []
-    for layer in trained.model.layers:
-        inputs.append(layer.norm1(x)[0])
-        x, _ = layer(x, None, False)
-    return tuple(all_tokens), inputs
-
-
-@torch.no_grad()
 def head_view(
-    trained: TrainedModel,
+    model: AttentionModel,
     tokens: list[Token],
     layer: int,
     head: int,
@@ -53,21 +45,21 @@ def head_view(
     use_W3: bool = True,
 ) -> HeadView:
     """Head `head` of layer `layer`, with each of W1, W2, W3 trained (True) or the identity (False)."""
-    model = trained.model
-    all_tokens, inputs = layer_inputs(trained, tokens)
+    all_tokens, inputs = model.layer_inputs(tokens)
     x = inputs[layer]
-    block = model.layers[layer]
-    d_h = block.attention.d_head
+    attention = model.attention_block(layer)
+    d_h = attention.d_head
     cols = slice(head * d_h, (head + 1) * d_h)
 
     def project(linear: torch.nn.Linear, use: bool) -> torch.Tensor:
         return (x @ linear.weight.T + linear.bias)[:, cols] if use else x[:, cols]
 
-    V1 = project(block.attention.W1, use_W1)
-    V2 = project(block.attention.W2, use_W2)
-    V3 = project(block.attention.W3, use_W3)
+    V1 = project(attention.W1, use_W1)
+    V2 = project(attention.W2, use_W2)
+    V3 = project(attention.W3, use_W3)
     n = x.shape[0]
-    bias = block.position_bias(n)[0, head] if block.position_bias is not None else torch.zeros(n, n)
+    biases = model.position_bias(layer, n)
+    bias = biases[head] if biases is not None else torch.zeros(n, n)
     scores = V1 @ V2.T / math.sqrt(d_h) + bias
     return HeadView(all_tokens, x, V1, V2, V3, bias, scores, torch.softmax(scores, dim=-1))
 

@@ -17,8 +17,10 @@ import torch
 from attention_core.checkpoint import load_checkpoint
 from attention_core.embeddings import Sentence, TableEmbedding
 from attention_core.encoder import MaskedLanguageModel
+from attention_core.multihead import MultiHeadAttention
 from attention_core.text import Token, tokenize
 from attention_core.vocabulary import CLS, Vocabulary
+from attention_core.word_pieces import WordPieces
 
 SHIPPED = Path(__file__).parent / "shipped" / "quran"
 CLS_TOKEN = Token(CLS, CLS, is_word=False)
@@ -26,12 +28,13 @@ CLS_TOKEN = Token(CLS, CLS, is_word=False)
 
 @dataclass(frozen=True)
 class Analysis:
-    """A sentence inside the model. Row/column 0 is [CLS], which every sentence starts with in training."""
+    """A sentence inside a model. Row/column 0 is [CLS], which every sentence starts with in training."""
 
-    tokens: tuple[Token, ...]  # [CLS] then the sentence's tokens
-    known: tuple[bool, ...]  # False for words outside the vocabulary (they enter as [UNK])
-    V: torch.Tensor  # (n, d) word embedding (×√d) + positional encoding: what the first layer sees
+    tokens: tuple[Token, ...]  # the model's tokens: [CLS], then the words (or word pieces), then [SEP] if it uses one
+    known: tuple[bool, ...]  # False for tokens the model cannot read (they enter as [UNK])
+    V: torch.Tensor  # (n, d) what the first layer reads: word embedding + positions
     weights: torch.Tensor  # (n_layers, n_heads, n, n) softmax attention weights of every head
+    pieces: WordPieces  # which tokens make which typed word
 
     @property
     def labels(self) -> list[str]:
@@ -45,11 +48,27 @@ class Analysis:
 
 
 class TrainedModel:
+    """A masked-language model trained here (the shipped Arabic one, or a user's), one token per typed word."""
+
+    can_fill_mask = True
+
     def __init__(self, model: MaskedLanguageModel, vocabulary: Vocabulary, *, name: str, step: int) -> None:
         self.model = model.eval()
         self.vocabulary = vocabulary
         self.name = name
         self.step = step
+
+    @property
+    def n_layers(self) -> int:
+        return self.model.config.n_layers
+
+    @property
+    def n_heads(self) -> int:
+        return self.model.config.n_heads
+
+    @property
+    def d_model(self) -> int:
+        return self.model.config.d_model
 
     def encode(self, tokens: list[Token]) -> tuple[list[Token], torch.Tensor, tuple[bool, ...]]:
         """([CLS] + tokens cut to max_len, their ids (1, n), which ones the vocabulary knows)."""
@@ -62,6 +81,10 @@ class TrainedModel:
     def max_words(self) -> int:
         """The longest sentence the model reads: its position table's length less the [CLS] in front."""
         return self.model.config.max_len - 1
+
+    def words_read(self, tokens: list[Token]) -> int:
+        """How many of the typed words and marks the model reads."""
+        return min(len(tokens), self.max_words)
 
     def known_share(self, tokens: list[Token]) -> float:
         """Share of the words (not punctuation) that the vocabulary knows; 0.0 for a sentence without words."""
@@ -90,9 +113,30 @@ class TrainedModel:
         """Tokens, V and every layer's per-head attention weights for a sentence (text or tokens)."""
         tokens, ids, known = self.encode(tokenize(text) if isinstance(text, str) else list(text))
         out = self.model(ids, need_weights=True, predict=False)
-        return Analysis(tuple(tokens), known, out.V[0], torch.stack([w[0] for w in out.weights]))
+        labels = [t.surface for t in tokens]
+        pieces = WordPieces.one_per_token(labels, [i == 0 for i in range(len(tokens))], list(known))
+        return Analysis(tuple(tokens), known, out.V[0], torch.stack([w[0] for w in out.weights]), pieces)
 
-    def sentence(self, tokens: list[Token], use_position: bool = True) -> Sentence:
+    @torch.no_grad()
+    def layer_inputs(self, tokens: list[Token]) -> tuple[tuple[Token, ...], list[torch.Tensor]]:
+        """The normalised input of every layer's attention, (n, d) each (pre-norm: norm1 of the layer's input)."""
+        all_tokens, ids, _ = self.encode(tokens)
+        x = self.model.embed(ids)
+        inputs = []
+        for layer in self.model.layers:
+            inputs.append(layer.norm1(x)[0])
+            x, _ = layer(x, None, False)
+        return tuple(all_tokens), inputs
+
+    def attention_block(self, layer: int) -> MultiHeadAttention:
+        return self.model.layers[layer].attention
+
+    def position_bias(self, layer: int, n: int) -> torch.Tensor | None:
+        """(n_heads, n, n) the layer's learned relative-position bias, or None without one."""
+        bias = self.model.layers[layer].position_bias
+        return bias(n)[0] if bias is not None else None
+
+    def sentence(self, tokens: list[Token], use_position: bool = True, whole_words: bool = True) -> Sentence:
         """The sentence as the model's first layer sees it (without its [CLS]): trained word vectors, plus the
         positional encoding of the places the words take after [CLS] when use_position is on."""
         all_tokens, ids, known = self.encode(tokens)

@@ -35,9 +35,9 @@ def test_ruff_is_clean() -> None:
     assert fmt.returncode == 0, fmt.stdout
 
 
-def _requirements() -> dict[str, str]:
+def _requirements(*files: str) -> dict[str, str]:
     pins = {}
-    for line in (ROOT / "requirements.txt").read_text().splitlines():
+    for line in (line for file in files for line in (ROOT / file).read_text().splitlines()):
         line = line.split("#")[0].strip()
         if line:
             name, spec = re.match(r"([A-Za-z0-9_.-]+)(.*)", line).groups()
@@ -46,11 +46,12 @@ def _requirements() -> dict[str, str]:
 
 
 def test_the_cloud_pipfile_lists_what_requirements_txt_lists() -> None:
-    """Community Cloud installs from the Pipfile (torch from PyTorch's CPU index); the same packages and pins."""
+    """Community Cloud installs from the Pipfile (torch from PyTorch's CPU index): the same packages and pins as
+    requirements.txt plus the English model's package (which the README installs with --no-deps)."""
     pipfile = tomllib.loads((ROOT / "Pipfile").read_text())
     packages = {name.lower(): spec if isinstance(spec, str) else spec["version"]
                 for name, spec in pipfile["packages"].items()}  # fmt: skip
-    assert packages == _requirements()
+    assert packages == _requirements("requirements.txt", "requirements-english.txt")
     assert pipfile["packages"]["torch"] == {"version": "==2.13.0", "index": "pytorch-cpu"}
     assert {"name": "pytorch-cpu", "url": "https://download.pytorch.org/whl/cpu", "verify_ssl": True} in pipfile[
         "source"

