@@ -37,7 +37,7 @@ CREDIT = (
 CLS, SEP = "[CLS]", "[SEP]"
 
 
-class ModelNotInstalled(RuntimeError):
+class ModelNotInstalledError(RuntimeError):
     """The English model's package is not installed; the message says how to install it."""
 
 
@@ -46,10 +46,10 @@ def minilm_folder() -> Path:
     the package (find_spec only locates it)."""
     spec = importlib.util.find_spec(PACKAGE)
     if spec is None or not spec.submodule_search_locations:
-        raise ModelNotInstalled(f"the English model is not installed: run `{INSTALL_HINT}`")
+        raise ModelNotInstalledError(f"the English model is not installed: run `{INSTALL_HINT}`")
     folder = Path(next(iter(spec.submodule_search_locations))) / "model"
     if not (folder / "model.safetensors").is_file():
-        raise ModelNotInstalled(f"the English model's package has no weights in {folder}: run `{INSTALL_HINT}`")
+        raise ModelNotInstalledError(f"the English model's package has no weights in {folder}: run `{INSTALL_HINT}`")
     return folder
 
 
@@ -164,7 +164,7 @@ class PretrainedModel:
 
 
 def load_minilm(folder: Path | None = None) -> PretrainedModel:
-    """MiniLM-L6 from the installed package (or a folder with the same three files). Raises ModelNotInstalled."""
+    """MiniLM-L6 from the installed package (or a folder with the same three files). Raises ModelNotInstalledError."""
     folder = folder or minilm_folder()
     config = BertConfig.from_hf(json.loads((folder / "config.json").read_text(encoding="utf-8")))
     model = BertEncoder(config)

@@ -78,7 +78,8 @@ def shown_attention(
     """Pool a model's (…, tokens, tokens) attention to whole words (or keep the pieces) and show or hide
     [CLS]/[SEP] (renormalised when hidden)."""
     if whole_words:
-        weights, labels, known, special = pool_to_words(weights, pieces), list(pieces.words), pieces.known, pieces.special
+        weights, labels = pool_to_words(weights, pieces), list(pieces.words)
+        known, special = pieces.known, pieces.special
     else:
         labels, known = list(token_labels), token_known
         special = tuple(pieces.special[w] for w in pieces.word_of)

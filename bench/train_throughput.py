@@ -1,6 +1,6 @@
 """Training throughput, side by side: our masked-LM trainer vs Hugging Face BertForMaskedLM of the same size.
 
-    pip install -r requirements-bench.txt
+    pip install -r requirements-dev.txt
     python bench/train_throughput.py --seconds 60
 
 Both train on the Qur'an's training split with the same vocabulary, model size (hidden 128, 2 layers, 4 heads,
