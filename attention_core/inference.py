@@ -51,6 +51,7 @@ class TrainedModel:
     """A masked-language model trained here (the shipped Arabic one, or a user's), one token per typed word."""
 
     can_fill_mask = True
+    reads_word_pieces = False  # one token per typed word
 
     def __init__(self, model: MaskedLanguageModel, vocabulary: Vocabulary, *, name: str, step: int) -> None:
         self.model = model.eval()

@@ -58,7 +58,7 @@ class PretrainedModel:
     reads [CLS], their word pieces, [SEP]; `WordPieces` says which pieces make which word."""
 
     can_fill_mask = False  # MiniLM was distilled for sentence similarity and ships no masked-word head
-    language = "English"
+    reads_word_pieces = True
 
     def __init__(self, model: BertEncoder, tokenizer: Tokenizer, *, name: str) -> None:
         self.model = model.eval()

@@ -16,8 +16,9 @@ ensure_app_frame()
 
 st.title("Fill the blank: what the model learned by masking")
 st.markdown(
-    "The trained model (the shipped Arabic one, or yours from the Train page) learned one game only: hide a "
-    "word, guess it from the others. Hide a word of your "
+    "A masked-language model (the shipped Arabic one, or yours from the Train page) learned one game only: hide "
+    "a word, guess it from the others. (The English MiniLM of the other pages was trained for sentence "
+    "similarity and ships no masked-word head, so it cannot play here.) Hide a word of your "
     "sentence (or type `[MASK]`) and see its guesses. The only way the blank can learn about the other words is "
     "attention, so the heatmap below shows everything it used: how much each of its heads looked at each word."
 )
@@ -41,14 +42,14 @@ if not any(t.surface == MASK for t in tokens):
     tokens[hidden] = Token(MASK, MASK, is_word=False)
 k = st.slider("How many guesses", 1, 10, 5, key="fill_k", bind="query-params")
 
-model = chosen_model("fill_blank")
+model = chosen_model("fill_blank", sentence.rtl, masked_lm_only=True)
 blank = next(i for i, t in enumerate(tokens) if t.surface == MASK)
 if blank >= model.max_words:
     st.warning(f"The blank is word {blank + 1}, but the model reads only the first {model.max_words}: put the "
                "[MASK] earlier, or shorten the text.")  # fmt: skip
     st.stop()
 analysis = model.analyze(tokens)
-flag_model_cut(len(tokens), model.max_words)
+flag_model_cut(len(tokens), model.words_read(tokens))
 flag_unknown_words(analysis.labels[1:], analysis.known[1:])
 left, right = st.columns([1, 2])
 with left:

@@ -4,10 +4,11 @@ import streamlit as st
 import torch
 
 from attention_core.figures import dimension_labels, heatmap, heatmap_grid, product_shape, word_labels
-from attention_core.heads import compare_with_raw, explain_cell, head_view
-from attention_core.inference import TrainedModel
+from attention_core.heads import AttentionModel, compare_with_raw, explain_cell, head_view
+from attention_core.inference import Analysis
 from attention_core.text import Token
-from ui.controls import sentence_input
+from attention_core.word_pieces import shown_attention
+from ui.controls import TokenDisplay, sentence_input, token_display
 from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
 from ui.show import chart, flag_model_cut, flag_unknown_words, head_grid, plain, show_step
@@ -16,7 +17,8 @@ ensure_app_frame()
 
 st.title("Multi-head attention: what the trained heads learned")
 st.markdown(
-    "A trained model has layers of heads (the shipped Arabic model: 2 layers of 4). Each head learned its own "
+    "A trained model has layers of heads (English MiniLM: 6 layers of 12, pretrained; the shipped Arabic model: "
+    "2 layers of 4). Each head learned its own "
     "W1, W2, W3 (others say Q, K, V) and "
     "so its own rule of who looks at whom. Switch a head's W's back to the identity to see how much of its "
     "pattern is learned, and compare with the raw V·Vᵀ of the same words."
@@ -24,28 +26,55 @@ st.markdown(
 sentence = sentence_input("heads")
 if sentence is None:
     st.stop()
-model = chosen_model("heads")
+model = chosen_model("heads", sentence.rtl)
+display = token_display("heads", model)
 tokens = list(sentence.tokens)
 analysis = model.analyze(tokens)
-labels = word_labels(analysis.labels, analysis.known)
-flag_model_cut(len(tokens), model.max_words)
-flag_unknown_words(analysis.labels[1:], analysis.known[1:])
+flag_model_cut(len(tokens), model.words_read(tokens))
+pieces = analysis.pieces
+flag_unknown_words([w for w, s in zip(pieces.words, pieces.special, strict=True) if not s],
+                   tuple(k for k, s in zip(pieces.known, pieces.special, strict=True) if not s))  # fmt: skip
 n_layers, n_heads = analysis.weights.shape[:2]
 rtl = sentence.rtl
 
+
+def shown(weights: torch.Tensor, analysis: Analysis, display: TokenDisplay) -> tuple[torch.Tensor, list[str]]:
+    """Weights over the model's tokens as the sidebar asks to draw them, with their axis labels."""
+    view = shown_attention(weights, analysis.labels, analysis.known, analysis.pieces,
+                           whole_words=display.whole_words, show_special=display.show_special)  # fmt: skip
+    return view.weights, word_labels(view.labels, view.known)
+
+
+def say_how_tokens_are_drawn(analysis: Analysis, display: TokenDisplay) -> None:
+    notes = []
+    if analysis.pieces.splits_words:
+        whole = ("Whole words: attention *to* a word is the sum over its pieces, attention *from* a word the "
+                 "average over its pieces (switch **Whole words** off in the sidebar to see the pieces).")  # fmt: skip
+        notes.append(whole if display.whole_words else "Word pieces: every row and column is one piece the model read.")
+    if not display.show_special:
+        notes.append("[CLS] and [SEP] are hidden: each row is renormalised to sum to 1 over the words left.")
+    if notes:
+        st.caption(" ".join(notes))
+
+
+grid_weights, labels = shown(analysis.weights, analysis, display)
+if not labels:
+    st.info("Nothing left to draw: the model read no word of this text besides [CLS] and [SEP].")
+    st.stop()
+say_how_tokens_are_drawn(analysis, display)
 st.subheader("Every layer and head")
 st.latex(r"A^{(\ell,h)} = \mathrm{softmax}\!\left(\frac{(xW_1^{h})(xW_2^{h})^\top}{\sqrt{d_h}} + B^{h}\right)")
 st.caption(f"Shapes: {n_layers} layers × {n_heads} heads, each ({len(labels)} × {len(labels)}); x is what the layer "
            "reads. Each head is its own view: its own W1, W2 (what others call Q and K) decide who looks at "
            "whom.")  # fmt: skip
-head_grid(analysis.weights, labels, rtl, "heads_grid")
+head_grid(grid_weights, labels, rtl, "heads_grid")
 
 
 # One head taken apart, in a fragment: switching W1/W2/W3, the layer, the head or the cell reruns only this part,
 # not the grid above (which depends on the sentence alone).
 @st.fragment
-def one_head(model: TrainedModel, tokens: list[Token], labels: list[str], rtl: bool) -> None:
-    n_layers, n_heads = model.model.config.n_layers, model.model.config.n_heads
+def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, display: TokenDisplay, rtl: bool) -> None:
+    n_layers, n_heads = model.n_layers, model.n_heads
     pick_layer, pick_head, w1, w2, w3 = st.columns(5)
     layer = pick_layer.selectbox("Layer", range(1, n_layers + 1), key="heads_layer", bind="query-params") - 1
     head = pick_head.selectbox("Head", range(1, n_heads + 1), key="heads_head", bind="query-params") - 1
@@ -59,27 +88,40 @@ def one_head(model: TrainedModel, tokens: list[Token], labels: list[str], rtl: b
         "trained W3", value=True, key="heads_W3", bind="query-params", help="off: V3 = the head's slice of x"
     )
     view = head_view(model, tokens, layer, head, use_W1=use_W1, use_W2=use_W2, use_W3=use_W3)
+    weights, labels = shown(view.weights, analysis, display)
     d_h = view.V1.shape[1]
     w = lambda i, on: rf"(xW_{i} + b_{i})" if on else "x"  # noqa: E731 — the formula shows x for an identity W
     show_step(
         f"Layer {layer + 1}, head {head + 1}",
         rf"A = \mathrm{{softmax}}\!\left(\frac{{{w(1, use_W1)}\,{w(2, use_W2)}^\top}}{{\sqrt{{{d_h}}}}} + B\right)",
-        product_shape(view.V1, view.V2.T) + f", plus the head's position bias B ({len(labels)} × {len(labels)})",
-        "x is what this layer reads (normalised); B is the head's learned bias for each distance between words.",
-        heatmap(view.weights, labels, labels, kind="weights", rtl=rtl),
+        product_shape(view.V1, view.V2.T)
+        + (
+            f", plus the head's position bias B ({len(view.x)} × {len(view.x)})"
+            if model.reads_word_pieces is False
+            else " (word pieces)"
+        ),
+        "x is what this layer reads (normalised); B is the head's learned bias for each distance between words."
+        if not model.reads_word_pieces
+        else "x is what this layer reads: the previous layer's normalised output. "
+        "MiniLM has no bias B: its positions were added to the words once, before the first layer.",
+        heatmap(weights, labels, labels, kind="weights", rtl=rtl),
         "weights",
         "heads_picked",
     )
 
     st.subheader("Raw V·Vᵀ against the trained head")
-    raw, difference = compare_with_raw(view)
-    panels = torch.stack([raw, view.weights, difference])[None]  # one figure: raw | this head | their difference
+    raw, _ = compare_with_raw(view)
+    raw, _ = shown(raw, analysis, display)
+    panels = torch.stack([raw, weights, weights - raw])[None]  # one figure: raw | this head | their difference
     titles = [["raw: softmax(x·xᵀ/√d)", "this head", "head − raw (blue: more, red: less)"]]
     chart(heatmap_grid(panels, titles, labels, rtl=rtl, panel_height=380, signed=frozenset({(0, 2)})), "heads_raw")
     st.caption("Raw similarity makes every word look mostly at itself; the trained head looks elsewhere on "
                "purpose.")  # fmt: skip
 
     st.subheader("One cell, explained")
+    labels = word_labels(analysis.labels, analysis.known)  # a cell is between two of the model's own tokens
+    if analysis.pieces.splits_words:
+        st.caption("Here every row and column is one word piece: a whole word's cell mixes several of these.")
     query_col, key_col = st.columns(2)
     i = query_col.selectbox("Row word (query)", range(len(labels)), format_func=labels.__getitem__, key="heads_i")
     j = key_col.selectbox("Column word (key)", range(len(labels)), format_func=labels.__getitem__, key="heads_j")
@@ -91,4 +133,4 @@ def one_head(model: TrainedModel, tokens: list[Token], labels: list[str], rtl: b
     st.caption(f"After the softmax of row {plain(labels[i])}, this cell's weight is {cell.weight:.3f}.")
 
 
-one_head(model, tokens, labels, rtl)
+one_head(model, tokens, analysis, display, rtl)

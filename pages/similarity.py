@@ -18,7 +18,7 @@ st.markdown(
 )
 
 sentence = sentence_input("similarity")
-choice = embedding_controls("similarity")
+choice = embedding_controls("similarity", sentence)
 left, middle, right = st.columns(3)
 metric = left.radio(
     "Similarity",

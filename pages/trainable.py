@@ -18,7 +18,7 @@ st.markdown(
 )
 
 sentence = sentence_input("trainable")
-choice = embedding_controls("trainable")
+choice = embedding_controls("trainable", sentence)
 if "trainable_weight_seed" not in st.session_state:
     st.session_state["trainable_weight_seed"] = 0
 w1_col, w2_col, w3_col, redraw_col = st.columns(4)

@@ -1,10 +1,11 @@
 """Word order: the positional-encoding matrix, and a shuffle that shows what attention sees without it."""
 
+from dataclasses import replace
+
 import streamlit as st
 
 from attention_core.attention import attend
 from attention_core.figures import dimension_labels, heatmap, word_labels
-from attention_core.positional import positional_encoding
 from attention_core.text import ReadSentence
 from attention_core.word_order import shuffle_effect, shuffled_order
 from ui.controls import embed, embedding_controls, sentence_input
@@ -17,10 +18,11 @@ st.title("Word order: what positions add")
 st.markdown(
     "V·Vᵀ compares words by their vectors only, so without positions *the dog bit the man* and *the man bit the "
     "dog* attend alike: a shuffle of the words only shuffles the attention with them. The sinusoidal positional "
-    "encoding P (Vaswani et al., 2017) adds to each word a vector for its place, so order becomes visible."
+    "encoding P (Vaswani et al., 2017; MiniLM learned its own) adds to each word a vector for its place, so order "
+    "becomes visible."
 )
 sentence = sentence_input("order")
-choice = embedding_controls("order")
+choice = embedding_controls("order", sentence, pieces=False)
 if sentence is None:
     st.stop()
 if "order_shuffle_seed" not in st.session_state:
@@ -31,27 +33,46 @@ if st.button("Shuffle the words", key="order_shuffle"):
 embedded = embed(sentence, choice)
 n, d = embedded.V.shape
 labels = word_labels(embedded.labels, embedded.known)
+# P is what the positions add to the words, read off the sentence itself: the sinusoidal table for random, one-hot
+# and our trained vectors, MiniLM's learned table for its own vectors.
+positioned = embedded if choice.use_position else embed(sentence, replace(choice, use_position=True))
+P = positioned.V - positioned.words
+if positioned.learned_positions:
+    formula, explanation = (
+        r"P_{pos} = \text{row } pos \text{ of the model's learned position table}",
+        (
+            "MiniLM learned its own position vectors in pretraining (one row of 384 numbers per place, [CLS] takes "
+            "place 0). Row *pos* is added to the word at that place; a word of several pieces gets the mean of their "
+            "rows. Neighbouring places learned similar rows."
+        ),
+    )
+else:
+    formula = (r"P_{pos,\,2i} = \sin\!\left(\frac{pos}{10000^{2i/d}}\right),\quad"
+               r" P_{pos,\,2i+1} = \cos\!\left(\frac{pos}{10000^{2i/d}}\right)")  # fmt: skip
+    explanation = (
+        "Row *pos* is added to the word at that place. Each pair of columns is a clock turning at its own speed: "
+        "fast on the left, slow on the right, so every position gets its own pattern."
+    )
 show_step(
     "1 · The positional encoding",
-    r"P_{pos,\,2i} = \sin\!\left(\frac{pos}{10000^{2i/d}}\right),\quad"
-    r" P_{pos,\,2i+1} = \cos\!\left(\frac{pos}{10000^{2i/d}}\right)",
+    formula,
     f"{n} positions × {d} dimensions",
-    "Row *pos* is added to the word at that place. Each pair of columns is a clock turning at its own speed: "
-    "fast on the left, slow on the right, so every position gets its own pattern.",
+    explanation,
     heatmap(
-        positional_encoding(n, d),
+        P,
         [f"{i + 1}: {w}" for i, w in enumerate(embedded.labels)],
         dimension_labels(d),
-        kind="sinusoid",
+        kind="signed" if positioned.learned_positions else "sinusoid",
         rtl=sentence.rtl,
         columns="dimensions",
     ),
-    "sinusoid",
+    "signed" if positioned.learned_positions else "sinusoid",
     "order_pe",
 )
 
 order = shuffled_order(n, st.session_state["order_shuffle_seed"])
-shuffled_tokens = tuple(sentence.tokens[i] for i in order)
+# The tokens that got a row: MiniLM leaves out a word its tokenizer reads as nothing.
+shuffled_tokens = tuple(embedded.tokens[i] for i in order)
 shuffled = embed(ReadSentence(shuffled_tokens, n, sentence.limit, sentence.rtl), choice)
 # Scaled similarities rather than softmax weights: with random vectors a word's softmax row is almost all on
 # itself, which would hide how much the off-diagonal similarities move.

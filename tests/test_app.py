@@ -139,7 +139,9 @@ def test_blank_sentence_gets_a_message_and_no_heatmap(page: str, text: str) -> N
 
 
 def test_long_text_is_cut_at_512_and_long_axes_label_every_few_words() -> None:
-    at = type_sentence(open_page("similarity"), "similarity", " ".join(f"w{i}" for i in range(600)))
+    at = open_page("similarity")
+    at.sidebar.radio(key="similarity_embedding").set_value("random").run()  # MiniLM would read only 255 of these
+    at = type_sentence(at, "similarity", " ".join(f"w{i}" for i in range(600)))
     assert_clean(at)
     assert any("only the first 512" in w.value for w in at.warning)
     assert any("label every few words" in i.value for i in at.info)
@@ -217,6 +219,11 @@ def test_fill_the_blank_with_english_flags_every_word() -> None:
 def test_word_order_shuffle_changes_nothing_without_positions() -> None:
     at = type_sentence(open_page("word_order"), "order", "the dog bit the man")
     assert_clean(at)
+    learned = figures(at)[0]  # English: MiniLM's own vectors and its learned position table
+    assert learned["layout"]["yaxis"]["ticktext"] == ["1: the", "2: dog", "3: bit", "4: the", "5: man"]
+    assert len(learned["layout"]["xaxis"]["ticktext"]) <= 40 and any("learned" in m.value for m in at.markdown)
+    assert float(at.metric[0].value) > 1e-3  # small: MiniLM's position vectors are short beside its word vectors
+    at = flip(at, "radio", "order_embedding", "random")  # random vectors + the sinusoidal encoding
     pe = figures(at)[0]
     assert pe["layout"]["yaxis"]["ticktext"] == ["1: the", "2: dog", "3: bit", "4: the", "5: man"]
     assert (pe["data"][0]["zmin"], pe["data"][0]["zmax"]) == (-1, 1)
@@ -286,7 +293,7 @@ def test_text_longer_than_the_model_reads_is_cut_with_a_notice(page: str, prefix
     at = type_sentence(open_page(page), prefix, " ".join(["الله"] * 300))
     assert_clean(at)
     if page != "fill_blank":
-        assert any("reads at most 255" in w.value for w in at.warning)
+        assert any("reads only the first 255 words" in w.value for w in at.warning)
         assert len(figures(at)[-1]["layout"]["meta"]["rows"]) <= 256
     else:  # Fill the blank hides the last word, which the model cannot read: it says so
         assert any("put the [MASK] earlier" in w.value for w in at.warning)

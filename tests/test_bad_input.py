@@ -20,6 +20,7 @@ from attention_core.vocabulary import build_vocabulary
 from tests.bad_inputs import BAD_INPUTS
 from tests.test_app import assert_clean, figures, open_page, type_sentence
 from ui.corpora import PASTE, UPLOAD, chosen_corpus
+from ui.models import SHIPPED
 from ui.show import plain
 
 SENTENCE_PAGES = {"similarity": "similarity", "trainable": "trainable", "heads": "heads", "fill_blank": "fill",
@@ -50,7 +51,9 @@ def test_every_sentence_page_takes_every_bad_input(page: str) -> None:
 
 
 def test_markdown_latex_and_html_in_user_text_are_escaped_where_markdown_renders() -> None:
-    at = type_sentence(open_page("heads"), "heads", "zorp_x blorf")  # unknown to the Qur'an model: warned about
+    at = open_page("heads")
+    at.radio(key="heads_model").set_value(SHIPPED).run()
+    at = type_sentence(at, "heads", "zorp_x blorf")  # unknown to the Qur'an model: warned about
     assert_clean(at)
     assert any("zorp, \\_, x" in w.value for w in at.warning)  # the _ shows as typed, not as emphasis
     assert plain("<img src=x onerror=alert(1)>") == "\\<img src\\=x onerror\\=alert\\(1\\)\\>"

@@ -157,10 +157,11 @@ def test_the_app_never_imports_transformers_or_sentence_transformers() -> None:
     script = """
 import sys
 from streamlit.testing.v1 import AppTest
+at = AppTest.from_file("app.py", default_timeout=120)
+at.session_state["kept_sentence"] = "The animal didn't cross the street because it was too tired"
+at.run()
 for page in ["idea", "similarity", "trainable", "heads", "fill_blank", "word_order", "lessons", "train"]:
-    at = AppTest.from_file(f"pages/{page}.py", default_timeout=120)
-    at.session_state["kept_sentence"] = "The animal didn't cross the street because it was too tired"
-    at.run()
+    at.switch_page(f"pages/{page}.py").run()
     assert not at.exception, (page, at.exception)
 loaded = [m for m in ("transformers", "sentence_transformers") if m in sys.modules]
 print("loaded:", loaded)

@@ -74,7 +74,7 @@ def test_a_new_session_never_sees_another_users_run() -> None:
     first.session_state[RUN_KEY].wait(60)
     second = open_page("fill_blank")
     assert RUN_KEY not in second.session_state
-    assert not [r for r in second.radio if r.key == "fill_blank_model"]  # no "my model" choice to offer
+    assert MINE not in second.radio(key="fill_blank_model").options  # no "my model" choice to offer
 
 
 def test_the_server_wide_limit_shows_a_message() -> None:

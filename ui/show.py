@@ -53,10 +53,10 @@ def show_step(
     st.caption(CAPTIONS[kind])
 
 
-def flag_model_cut(n_tokens: int, max_words: int) -> None:
-    if n_tokens > max_words:
-        st.warning(f"The trained model reads at most {max_words} words and marks; the {n_tokens - max_words} after "
-                   "them are left out here.")  # fmt: skip
+def flag_model_cut(n_tokens: int, n_read: int) -> None:
+    if n_tokens > n_read:
+        st.warning(f"The model reads only the first {n_read} words and marks of this text (its longest input); the "
+                   f"{n_tokens - n_read} after them are left out here.")  # fmt: skip
 
 
 def flag_unknown_words(labels: list[str], known: tuple[bool, ...]) -> None:
