@@ -159,7 +159,7 @@ def heatmap_grid(
     labels: list[str],
     *,
     rtl: bool = False,
-    panel_height: int = 280,
+    panel_height: int | None = None,
     signed: frozenset[tuple[int, int]] = frozenset(),
 ) -> go.Figure:
     """A grid of attention heatmaps (rows × columns of n × n softmax matrices, e.g. layers × heads) in ONE figure:
@@ -168,12 +168,18 @@ def heatmap_grid(
     around 0.
 
     One figure instead of one per head: the browser draws one chart and the server validates and sends one
-    (a page of 10 separate charts spent most of its time on per-chart overhead)."""
+    (a page of 10 separate charts spent most of its time on per-chart overhead).
+
+    Without a panel_height, panels are about square on a wide page (MiniLM's 13 columns: 120 px rows, words
+    below the grid left out, every few words beside it: too narrow to read, the hover names them)."""
     values = matrices.detach().to(torch.float32).cpu()
     n_grid_rows, n_grid_cols, n, _ = values.shape
+    panel_height = panel_height or max(120, min(280, 1100 // n_grid_cols + 40))
     short = [_short(label) for label in labels]
     categories = _categories(short)
     step = -(-n // _MAX_TICKS)
+    step_y = max(step, -(-n // max(4, panel_height // 14)))  # ≥ 14 px a label
+    words_below = n_grid_cols <= 8
     gap_x, gap_y, title_room = 0.02, 0.05, 0.04
     outer_column = n_grid_cols - 1 if rtl else 0  # row labels beside the outer panels only, words below the last row
     bound = max([float(values[r, c].abs().max()) for r, c in signed] + [1e-6])
@@ -189,9 +195,10 @@ def heatmap_grid(
             axis = {"type": "category", "tickmode": "array", "tickvals": categories[::step], "ticktext": short[::step],
                     "tickfont": {"size": 11}, "anchor": f"y{k}" if k > 1 else "y"}  # fmt: skip
             layout[f"xaxis{k}" if k > 1 else "xaxis"] = {**axis, "domain": x_domain, "tickangle": -60,
-                                                         "showticklabels": r == n_grid_rows - 1,
+                                                         "showticklabels": words_below and r == n_grid_rows - 1,
                                                          "autorange": "reversed" if rtl else True}  # fmt: skip
             layout[f"yaxis{k}" if k > 1 else "yaxis"] = {**axis, "anchor": f"x{k}" if k > 1 else "x",
+                                                         "tickvals": categories[::step_y], "ticktext": short[::step_y],
                                                          "domain": y_domain, "autorange": "reversed",
                                                          "showticklabels": c == outer_column,
                                                          "side": "right" if rtl else "left"}  # fmt: skip

@@ -63,7 +63,9 @@ if not labels:
     st.stop()
 say_how_tokens_are_drawn(analysis, display)
 st.subheader("Every layer and head")
-st.latex(r"A^{(\ell,h)} = \mathrm{softmax}\!\left(\frac{(xW_1^{h})(xW_2^{h})^\top}{\sqrt{d_h}} + B^{h}\right)")
+has_bias = any(model.position_bias(layer, 1) is not None for layer in range(n_layers))  # MiniLM: none
+st.latex(r"A^{(\ell,h)} = \mathrm{softmax}\!\left(\frac{(xW_1^{h})(xW_2^{h})^\top}{\sqrt{d_h}}"
+         + (r" + B^{h}\right)" if has_bias else r"\right)"))  # fmt: skip
 st.caption(f"Shapes: {n_layers} layers × {n_heads} heads, each ({len(labels)} × {len(labels)}); x is what the layer "
            "reads. Each head is its own view: its own W1, W2 (what others call Q and K) decide who looks at "
            "whom.")  # fmt: skip
@@ -75,6 +77,7 @@ head_grid(grid_weights, labels, rtl, "heads_grid")
 @st.fragment
 def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, display: TokenDisplay, rtl: bool) -> None:
     n_layers, n_heads = model.n_layers, model.n_heads
+    has_bias = any(model.position_bias(layer, 1) is not None for layer in range(n_layers))
     pick_layer, pick_head, w1, w2, w3 = st.columns(5)
     layer = pick_layer.selectbox("Layer", range(1, n_layers + 1), key="heads_layer", bind="query-params") - 1
     head = pick_head.selectbox("Head", range(1, n_heads + 1), key="heads_head", bind="query-params") - 1
@@ -93,7 +96,8 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
     w = lambda i, on: rf"(xW_{i} + b_{i})" if on else "x"  # noqa: E731 — the formula shows x for an identity W
     show_step(
         f"Layer {layer + 1}, head {head + 1}",
-        rf"A = \mathrm{{softmax}}\!\left(\frac{{{w(1, use_W1)}\,{w(2, use_W2)}^\top}}{{\sqrt{{{d_h}}}}} + B\right)",
+        rf"A = \mathrm{{softmax}}\!\left(\frac{{{w(1, use_W1)}\,{w(2, use_W2)}^\top}}{{\sqrt{{{d_h}}}}}"
+        + (r" + B\right)" if has_bias else r"\right)"),
         product_shape(view.V1, view.V2.T)
         + (
             f", plus the head's position bias B ({len(view.x)} × {len(view.x)})"
@@ -128,8 +132,10 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
     cell = explain_cell(view, i, j)
     chart(figure=heatmap(cell.vectors, [f"V1 of {labels[i]}", f"V2 of {labels[j]}"], dimension_labels(d_h),
                             kind="signed", columns="dimensions", height=220), key="heads_pair")  # fmt: skip
-    st.latex(rf"\frac{{V1_{{{i}}}\cdot V2_{{{j}}}}}{{\sqrt{{{d_h}}}}} + B_{{{i},{j}}}"
-             rf" = \frac{{{cell.dot:.3f}}}{{{cell.root:.2f}}} + {cell.bias:.3f} = {cell.score:.3f}")  # fmt: skip
+    bias = rf" + B_{{{i},{j}}}" if has_bias else ""
+    st.latex(rf"\frac{{V1_{{{i}}}\cdot V2_{{{j}}}}}{{\sqrt{{{d_h}}}}}{bias}"
+             rf" = \frac{{{cell.dot:.3f}}}{{{cell.root:.2f}}}" + (f" + {cell.bias:.3f}" if has_bias else "")
+             + rf" = {cell.score:.3f}")  # fmt: skip
     st.caption(f"After the softmax of row {plain(labels[i])}, this cell's weight is {cell.weight:.3f}.")
 
 

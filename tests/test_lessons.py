@@ -11,8 +11,11 @@ from streamlit.testing.v1 import AppTest
 from attention_core import load_model
 from attention_core.attention import similarity
 from attention_core.embeddings import embed_sentence
+from attention_core.heads import head_view
+from attention_core.pretrained import load_minilm
 from attention_core.text import tokenize
-from tests.test_app import assert_clean, open_page
+from attention_core.word_pieces import shown_attention
+from tests.test_app import assert_clean, figures, open_page
 from ui.examples import LESSONS, Lesson
 
 PAGES = Path(__file__).parents[1] / "pages"
@@ -65,3 +68,49 @@ def test_without_positions_a_repeated_word_has_identical_similarity_rows() -> No
     torch.testing.assert_close(S[banks[0]], S[banks[1]])
     with_positions = embed_sentence(tokenize(lesson.sentence), "random", d=64, seed=0, use_position=True)
     assert not torch.allclose(similarity(with_positions.V)[banks[0]], similarity(with_positions.V)[banks[1]])
+
+
+ENGLISH_LESSONS = [lesson for lesson in LESSONS if lesson.topic == "pretrained English heads"]
+
+
+@pytest.mark.parametrize("lesson", ENGLISH_LESSONS, ids=[lesson.title for lesson in ENGLISH_LESSONS])
+def test_english_lessons_open_minilm_on_their_head(lesson: Lesson) -> None:
+    at = open_link(lesson)
+    assert_clean(at)
+    grid = next(f for f in figures(at) if "panels" in f["layout"]["meta"])
+    assert len(grid["layout"]["meta"]["panels"]) == 6 * 13  # 6 layers × (12 heads + their average)
+    assert any("Using MiniLM-L6" in c.value for c in at.sidebar.caption)
+    layer, head = lesson.settings["heads_layer"], lesson.settings["heads_head"]
+    assert any(h.value == f"Layer {layer}, head {head}" for h in at.subheader)
+
+
+def _it_to_animal(text: str, **switches: bool) -> torch.Tensor:
+    """(layers, heads) weight of "it" on "animal", whole words, [CLS] and [SEP] shown — as the lesson opens."""
+    english, tokens = load_minilm(), tokenize(text)
+    analysis = english.analyze(tokens)
+    weights = analysis.weights
+    if switches:
+        weights = head_view(english, tokens, 3, 1, **switches).weights
+    shown = shown_attention(weights, analysis.labels, analysis.known, analysis.pieces)
+    return shown.weights[..., shown.labels.index("it"), shown.labels.index("animal")]
+
+
+def test_what_the_english_lessons_say_is_true_of_minilm() -> None:
+    tired, wide, pieces_before, sink = ENGLISH_LESSONS
+    at_tired, at_wide = _it_to_animal(tired.sentence), _it_to_animal(wide.sentence)
+    assert round(float(at_tired[3, 1]), 2) == 0.64 and round(float(at_tired[5, 11]), 2) == 0.65  # L4 H2, L6 H12
+    assert round(float(_it_to_animal(tired.sentence, use_W1=False)), 2) == 0.04
+    assert round(float(at_wide[3, 1]), 2) == 0.27 and round(float(at_wide[5, 11]), 2) == 0.50
+    english, tokens = load_minilm(), tokenize(pieces_before.sentence)
+    weights = english.analyze(tokens).weights
+    n = weights.shape[-1]
+    before = torch.stack([weights[0, 2, i, i - 1] for i in range(2, n - 1)])  # every word after the first
+    assert before.min() > 0.995  # "1.00 on every row" (layer 1, head 3)
+    off = head_view(english, tokens, 0, 2, use_W1=False, use_W2=False).weights
+    assert round(float(torch.stack([off[i, i - 1] for i in range(2, n - 1)]).mean()), 2) == 0.07
+    after = torch.stack([weights[1, :, i, i + 1] for i in range(1, n - 2)]).mean(0)  # layer 2's heads
+    assert round(float(after[8]), 2) == 0.62 and int(after.argmax()) == 8  # head 9 reads the next word most
+    assert sink.sentence == pieces_before.sentence
+    on_cls = weights[..., 0].mean(-1)  # (layers, heads): each head's average weight on [CLS]
+    assert round(float(on_cls.mean()), 2) == 0.53 and round(float(on_cls[4, 5]), 2) == 0.92
+    assert int(on_cls.flatten().argmax()) == 4 * 12 + 5

@@ -30,7 +30,7 @@ class Lesson:
     """A sentence chosen to show one thing, the page and settings that show it, and what to look at."""
 
     title: str
-    topic: str  # repetition, agreement, negation, two meanings, word order, heads
+    topic: str  # repetition, agreement, negation, two meanings, word order, heads, pretrained English heads
     page: str  # file stem in pages/, which is also its URL path
     sentence: str
     look_for: str
@@ -130,6 +130,46 @@ LESSONS: list[Lesson] = [
         "W1 and W2 off: without the learned views the pattern goes — the rule lives in the W's and the position "
         "bias.",
         {"heads_layer": 1, "heads_head": 1},
+    ),
+    Lesson(
+        "It: the animal or the street? (1)",
+        "pretrained English heads",
+        "heads",
+        "The animal didn't cross the street because it was too tired",
+        "MiniLM, pretrained on English. Layer 4, head 2 sends *it* to *animal* (0.64), and so does layer 6, head "
+        "12 (0.65): heads that resolve a pronoun. Switch **trained W1** off and the link is gone (0.04): the rule "
+        "lives in the learned query matrix. Then open the next lesson, where only the last word changes.",
+        {"heads_layer": 4, "heads_head": 2},
+    ),
+    Lesson(
+        "It: the animal or the street? (2)",
+        "pretrained English heads",
+        "heads",
+        "The animal didn't cross the street because it was too wide",
+        "Now it is the street that is too wide. Layer 4, head 2 lets go of *animal* (0.64 → 0.27) while layer 6, "
+        "head 12 still says *animal* (0.50): one head reads the meaning, the other does not — real heads are "
+        "partial rules, not a grammar book.",
+        {"heads_layer": 4, "heads_head": 2},
+    ),
+    Lesson(
+        "A head that reads the word before",
+        "pretrained English heads",
+        "heads",
+        "the quick brown fox jumps over the lazy dog",
+        "Layer 1, head 3 of MiniLM sends every word to the word just before it (1.00 on every row). Switch "
+        "**trained W1** and **trained W2** off: 0.07. Nothing in raw similarity knows about *before*; the two "
+        "learned matrices read it off the position vectors. Layer 2, head 9 does the opposite: the word after (0.62).",
+        {"heads_layer": 1, "heads_head": 3},
+    ),
+    Lesson(
+        "Where attention rests: the [CLS] sink",
+        "pretrained English heads",
+        "heads",
+        "the quick brown fox jumps over the lazy dog",
+        "In the grid, most heads of layers 2 to 5 have a dark first column: over half of all attention (53%) goes to "
+        "[CLS], 92% in layer 5, head 6. A head with nothing to look for parks its attention there. Switch **Show "
+        "[CLS] and [SEP]** off: each row is renormalised over the real words, and what those heads do see appears.",
+        {"heads_layer": 5, "heads_head": 6, "heads_special": True},
     ),
     Lesson(
         "Without positions, order does not matter",
