@@ -16,11 +16,13 @@ import urllib.request
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 
 from attention_core.figures import UNKNOWN_MARK
 from tests.test_live_training import LINES as ANIMAL_LINES
+from ui.examples import LESSONS
 
 ROOT = Path(__file__).parents[1]
 OUTPUT = ROOT / "test-output" / "browser"
@@ -262,6 +264,23 @@ def test_a_lesson_opens_from_the_gallery_and_from_its_link(server: str, browser:
     assert "السميع" in [t for _, t in tick_labels(shared, "x", 0)]
     assert shared.locator("[data-testid='stException']").count() == 0
     shared.close()
+
+
+def test_the_english_coreference_lesson_opens_minilm_from_its_link(server: str, browser: object) -> None:
+    """A teacher's link to the pretrained-heads lesson: MiniLM's 6 × 12 grid, layer 4 head 2 picked, and "animal"
+    on the enlarged head's axis (whole words: didn't is one column though MiniLM reads didn ' t)."""
+    lesson = next(lesson for lesson in LESSONS if lesson.topic == "pretrained English heads")
+    page = browser.new_page(viewport={"width": 1400, "height": 3200})
+    page.goto(f"{server}/{lesson.page}?{urlencode(lesson.query())}")
+    wait_for_charts(page)
+    labels = {text for i in range(page.locator(".js-plotly-plot").count()) for _, text in tick_labels(page, "x", i)}
+    assert {"animal", "it", "didn't", "[CLS]"} <= labels
+    assert page.get_by_text("Layer 4, head 2").count() == 1
+    assert page.get_by_text("L6 H12", exact=True).count() >= 1  # the grid's panel titles: 6 layers × 12 heads
+    assert page.locator("[data-testid='stSidebar']").get_by_text("Using MiniLM-L6").count() == 1
+    assert page.locator("[data-testid='stException']").count() == 0
+    screenshot(page, "heads-english-lesson")
+    page.close()
 
 
 def test_training_live_then_using_my_model_on_another_page(server: str, browser: object) -> None:

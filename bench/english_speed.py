@@ -1,0 +1,164 @@
+"""The pretrained English model (MiniLM-L6) in the app: its 72 attention maps, page interactions, cold start.
+
+    .venv/bin/python bench/english_speed.py              # everything (about 3 minutes on 2 cores)
+    .venv/bin/python bench/english_speed.py --skip-cold --reps 5
+
+1. Model: MiniLM.analyze (tokenizer, 6 layers, all 6 × 12 = 72 maps) for English sentences of 32, 128 and 512
+   word pieces ([CLS] and [SEP] included), median of --reps × 10 calls after a warm-up; also load_minilm().
+2. Interactions (AppTest, as bench/interaction_speed.py measures them): one rerun of each sentence page after
+   typing a 32-piece English sentence (two sentences, alternately) and after its toggle, median of --reps.
+   Automatic model choice: MiniLM on every page but Fill the blank (masked-LM models only: the Arabic one).
+3. Cold start: `streamlit run app.py`, then a browser opens the Multi-head page with the English coreference
+   sentence (MiniLM is loaded on that first visit), then, in a new context, the Similarity page with an Arabic
+   sentence (the Arabic model's first load). Seconds from the process start until each first heatmap is visible;
+   "both models" is the second of the two, when both have been loaded and drawn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import time
+import urllib.parse
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run as a script from anywhere in the repository
+
+from app_server import FLAGS, start_server, stop_all, stop_server, wait_until_healthy  # noqa: E402
+from interaction_speed import STEPS, _patch, git_state, install_timers, measure_page, quran_sentence, visit  # noqa: E402
+
+MAPS_TARGET_MS, INTERACTION_TARGET_MS, COLD_TARGET_S = 20.0, 100.0, 6.0
+CORE = "The animal didn't cross the street because it was too tired"
+FILLER_TEXT = (
+    "Students went to the old school by the river and the teacher read them a story about a cat that sat on the "
+    "mat while the dog slept near the door and then they all walked home across the bridge before the rain came "
+    "down on the quiet town in the evening light"
+)
+FILLER = FILLER_TEXT.split(" ")
+
+
+def english_sentence(n_pieces: int, offset: int = 0) -> str:
+    """Words from FILLER (from `offset`, cycling) until MiniLM reads exactly n_pieces tokens with [CLS] and [SEP]."""
+    from attention_core.pretrained import load_minilm
+    from attention_core.text import tokenize
+
+    english, words = load_minilm(), []
+    while True:
+        words.append(FILLER[(offset + len(words)) % len(FILLER)])
+        pieces = len(english.encode(tokenize(" ".join(words)))[0])
+        if pieces == n_pieces:
+            return " ".join(words)
+        if pieces > n_pieces:  # a many-piece word overshot: start one word later
+            return english_sentence(n_pieces, offset + 1)
+
+
+def model_speed(reps: int) -> list[tuple[str, float]]:
+    import torch
+
+    from attention_core.pretrained import load_minilm
+    from attention_core.text import tokenize
+
+    started = time.perf_counter()
+    english = load_minilm()
+    rows = [("load_minilm() (once per server, st.cache_resource)", 1000 * (time.perf_counter() - started))]
+    for n in (32, 128, 512):
+        tokens = tokenize(english_sentence(n) if n < 512 else " ".join(FILLER * 20))
+        analysis = english.analyze(tokens)  # warm-up
+        assert analysis.weights.shape[:2] == (6, 12) and analysis.weights.shape[-1] == n
+        times = []
+        for _ in range(reps * 10):
+            t = time.perf_counter()
+            english.analyze(tokens)
+            times.append(time.perf_counter() - t)
+        rows.append((f"analyze: all 72 maps at {n} pieces (torch threads {torch.get_num_threads()})",
+                     1000 * statistics.median(times)))  # fmt: skip
+    return rows
+
+
+def interaction_rows(reps: int) -> list[dict]:
+    from attention_core.pretrained import PretrainedModel
+
+    install_timers()
+    for name in ("analyze", "sentence", "known_share", "layer_inputs", "words_read"):
+        _patch(PretrainedModel, name, "model")
+    pair = (english_sentence(32), english_sentence(32, offset=9))
+    masked = tuple(" ".join([*s.split()[:5], "[MASK]", *s.split()[6:]]) for s in pair)
+    rows = []
+    for page in ["similarity", "trainable", "heads", "fill_blank", "word_order"]:
+        print(f"  {page} …", file=sys.stderr, flush=True)
+        rows += measure_page(page, masked if page == "fill_blank" else pair, reps)
+    return rows
+
+
+def cold_start(port: int, runs: int) -> list[tuple[float, float, float]]:
+    """(health, English Multi-head visible, Arabic Similarity visible) in seconds from the process start."""
+    from playwright.sync_api import sync_playwright
+
+    base = f"http://127.0.0.1:{port}"
+    english_url = f"{base}/heads?heads_sentence=" + urllib.parse.quote(CORE)
+    arabic_url = f"{base}/similarity?similarity_sentence=" + urllib.parse.quote(quran_sentence(32))
+    results = []
+    with sync_playwright() as p:  # the browser is up before the clock starts, as a user's is
+        browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=FLAGS)
+        try:
+            for _ in range(runs):
+                started = time.perf_counter()
+                server = start_server(port)
+                try:
+                    wait_until_healthy(port, server, poll_s=0.02)
+                    health = time.perf_counter() - started
+                    _, english_visible = visit(browser, english_url, started)
+                    _, arabic_visible = visit(browser, arabic_url, started)
+                    results.append((health, english_visible, arabic_visible))
+                finally:
+                    stop_server(server)
+        finally:
+            browser.close()
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--cold-runs", type=int, default=3)
+    parser.add_argument("--port", type=int, default=8613)
+    parser.add_argument("--skip-cold", action="store_true")
+    args = parser.parse_args()
+    print(f"# english_speed — {time.strftime('%Y-%m-%d %H:%M')}, {git_state()}, {os.cpu_count()} CPUs, "
+          f"load average {os.getloadavg()[0]:.2f}")  # fmt: skip
+
+    print("\n## 1. MiniLM's attention maps, called directly (median)")
+    for name, ms in model_speed(args.reps):
+        verdict = "" if "72 maps at 32 " not in name else ("  met" if ms <= MAPS_TARGET_MS else "  MISSED")
+        print(f"{name:<62} {ms:8.1f} ms{verdict}")
+
+    print(f"\n## 2. One rerun after an interaction, 32 word pieces (AppTest, median of {args.reps}), target "
+          f"{INTERACTION_TARGET_MS:.0f} ms")  # fmt: skip
+    header = f"{'page':<11} {'interaction':<26} {'median ms':>9} " + " ".join(f"{s:>9}" for s in STEPS) + " notices"
+    print(header)
+    print("-" * len(header))
+    for r in interaction_rows(args.reps):
+        verdict = "met" if r["ms"] <= INTERACTION_TARGET_MS else "MISSED"
+        split = " ".join(f"{r['split'][s]:>9.1f}" for s in STEPS)
+        print(f"{r['page']:<11} {r['interaction']:<26} {r['ms']:>9.0f} {split} {verdict} {r['notices']}")
+
+    if not args.skip_cold:
+        print(f"\n## 3. Cold start with both models ({args.cold_runs} runs), target {COLD_TARGET_S:.0f} s")
+        try:
+            runs = cold_start(args.port, args.cold_runs)
+        finally:
+            stop_all()
+        for health, english, arabic in runs:
+            verdict = "met" if arabic <= COLD_TARGET_S else "MISSED"
+            print(f"health {health:5.2f} s · English Multi-head visible {english:5.2f} s · then Arabic Similarity "
+                  f"visible {arabic:5.2f} s (both models) {verdict}")  # fmt: skip
+        both = [arabic for _, _, arabic in runs]
+        print(f"both models: median {statistics.median(both):.2f} s, range {min(both):.2f}–{max(both):.2f} s")
+
+
+if __name__ == "__main__":
+    main()
