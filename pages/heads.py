@@ -7,11 +7,11 @@ from attention_core.figures import dimension_labels, heatmap, heatmap_grid, prod
 from attention_core.heads import AttentionModel, compare_with_raw, explain_cell, head_view
 from attention_core.inference import Analysis
 from attention_core.text import Token
-from attention_core.word_pieces import shown_attention
-from ui.controls import TokenDisplay, sentence_input, token_display
+from ui.controls import sentence_input
 from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
 from ui.show import chart, flag_model_cut, flag_unknown_words, head_grid, plain, show_step
+from ui.tokens import TokenDisplay, drawn_attention, say_how_tokens_are_drawn, token_display
 
 ensure_app_frame()
 
@@ -38,26 +38,7 @@ n_layers, n_heads = analysis.weights.shape[:2]
 rtl = sentence.rtl
 
 
-def shown(weights: torch.Tensor, analysis: Analysis, display: TokenDisplay) -> tuple[torch.Tensor, list[str]]:
-    """Weights over the model's tokens as the sidebar asks to draw them, with their axis labels."""
-    view = shown_attention(weights, analysis.labels, analysis.known, analysis.pieces,
-                           whole_words=display.whole_words, show_special=display.show_special)  # fmt: skip
-    return view.weights, word_labels(view.labels, view.known)
-
-
-def say_how_tokens_are_drawn(analysis: Analysis, display: TokenDisplay) -> None:
-    notes = []
-    if analysis.pieces.splits_words:
-        whole = ("Whole words: attention *to* a word is the sum over its pieces, attention *from* a word the "
-                 "average over its pieces (switch **Whole words** off in the sidebar to see the pieces).")  # fmt: skip
-        notes.append(whole if display.whole_words else "Word pieces: every row and column is one piece the model read.")
-    if not display.show_special:
-        notes.append("[CLS] and [SEP] are hidden: each row is renormalised to sum to 1 over the words left.")
-    if notes:
-        st.caption(" ".join(notes))
-
-
-grid_weights, labels = shown(analysis.weights, analysis, display)
+grid_weights, labels = drawn_attention(analysis.weights, analysis, display)
 if not labels:
     st.info("Nothing left to draw: the model read no word of this text besides [CLS] and [SEP].")
     st.stop()
@@ -91,7 +72,7 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
         "trained W3", value=True, key="heads_W3", bind="query-params", help="off: V3 = the head's slice of x"
     )
     view = head_view(model, tokens, layer, head, use_W1=use_W1, use_W2=use_W2, use_W3=use_W3)
-    weights, labels = shown(view.weights, analysis, display)
+    weights, labels = drawn_attention(view.weights, analysis, display)
     d_h = view.V1.shape[1]
     w = lambda i, on: rf"(xW_{i} + b_{i})" if on else "x"  # noqa: E731 — the formula shows x for an identity W
     show_step(
@@ -115,7 +96,7 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
 
     st.subheader("Raw V·Vᵀ against the trained head")
     raw, _ = compare_with_raw(view)
-    raw, _ = shown(raw, analysis, display)
+    raw, _ = drawn_attention(raw, analysis, display)
     panels = torch.stack([raw, weights, weights - raw])[None]  # one figure: raw | this head | their difference
     titles = [["raw: softmax(x·xᵀ/√d)", "this head", "head − raw (blue: more, red: less)"]]
     chart(heatmap_grid(panels, titles, labels, rtl=rtl, panel_height=380, signed=frozenset({(0, 2)})), "heads_raw")

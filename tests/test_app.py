@@ -315,3 +315,54 @@ def test_clicking_a_repeated_word_hides_that_very_word() -> None:
         "mat",
         "the",
     ]
+
+
+CORE_REFERENCE = "The animal didn't cross the street because it was too tired"
+TYPED = ["The", "animal", "didn't", "cross", "the", "street", "because", "it", "was", "too", "tired"]
+
+
+@pytest.mark.parametrize(("page", "prefix"), [("similarity", "similarity"), ("trainable", "trainable"),
+                                              ("heads", "heads"), ("word_order", "order")])  # fmt: skip
+def test_an_english_sentence_uses_minilm_with_whole_words(page: str, prefix: str) -> None:
+    at = type_sentence(open_page(page), prefix, CORE_REFERENCE)
+    assert_clean(at)
+    assert any("Using MiniLM-L6" in c.value for c in at.sidebar.caption)
+    assert at.radio(key=f"{prefix}_model").value.startswith("automatic")
+    axes = word_axes(at)
+    assert axes and all(x == (TYPED if page != "heads" else ["[CLS]", *TYPED, "[SEP]"]) for x, _ in axes)
+    if page != "heads":  # V is MiniLM's input embedding: 384 wide
+        assert any("(11 × 384)" in c.value for c in at.caption)
+
+
+def test_multi_head_page_with_minilm_shows_6_by_12_heads_pieces_and_hidden_special_tokens() -> None:
+    at = type_sentence(open_page("heads"), "heads", CORE_REFERENCE)
+    grid = next(f for f in figures(at) if "panels" in f["layout"]["meta"])
+    assert grid["layout"]["meta"]["panels"][:13] == [f"L1 H{h}" for h in range(1, 13)] + ["L1 average"]
+    assert len(grid["layout"]["meta"]["panels"]) == 6 * 13
+    assert any("summed over its pieces" in c.value or "sum over its pieces" in c.value for c in at.caption)
+    at = flip(at, "toggle", "heads_words", False)
+    assert word_axes(at)[0][0][3:6] == ["didn", "'", "t"]  # the pieces MiniLM read
+    at = flip(at, "toggle", "heads_special", False)
+    assert_clean(at)
+    assert "[CLS]" not in word_axes(at)[0][0] and any("renormalised" in c.value for c in at.caption)
+    at = flip(at, "toggle", "heads_W1", False)  # a real model's query projection, switched to the identity
+    assert_clean(at)
+    assert any(r"\frac{x\,(xW_2 + b_2)^\top}" in latex.value for latex in at.latex)
+
+
+def test_the_model_switch_overrides_the_script() -> None:
+    at = type_sentence(open_page("heads"), "heads", CORE_REFERENCE)
+    at = flip(at, "radio", "heads_model", "Arabic: Qurʾān model (shipped)")
+    grid = next(f for f in figures(at) if "panels" in f["layout"]["meta"])
+    assert len(grid["layout"]["meta"]["panels"]) == 2 * 5  # the Arabic model's 2 layers × (4 heads + average)
+    at = type_sentence(at, "heads", "الحمد لله رب العالمين")
+    at = flip(at, "radio", "heads_model", "English: MiniLM-L6 (pretrained)")
+    grid = next(f for f in figures(at) if "panels" in f["layout"]["meta"])
+    assert len(grid["layout"]["meta"]["panels"]) == 6 * 13
+
+
+def test_fill_the_blank_never_offers_minilm_and_says_why() -> None:
+    at = type_sentence(open_page("fill_blank"), "fill", "the animal was too [MASK]")
+    assert_clean(at)
+    assert "English: MiniLM-L6 (pretrained)" not in at.radio(key="fill_blank_model").options
+    assert any("MiniLM ships no masked-word head" in c.value for c in at.sidebar.caption)

@@ -12,6 +12,7 @@ from attention_core.text import MAX_TOKENS, READABLE_TOKENS, ReadSentence, read_
 from ui.examples import DEFAULT_SENTENCE, EXAMPLES
 from ui.models import chosen_model
 from ui.show import flag_model_cut
+from ui.tokens import TokenDisplay, token_display
 
 # The sentence follows the user from page to page: widget state is dropped when a page stops drawing the
 # widget, so the text is also kept under a plain session key that no widget owns.
@@ -83,32 +84,6 @@ def embed(sentence: ReadSentence, choice: EmbeddingChoice) -> Sentence:
         flag_model_cut(len(tokens), choice.model.words_read(tokens))
         return choice.model.sentence(tokens, choice.use_position, choice.whole_words)
     return embed_sentence(list(sentence.tokens), source, d=choice.d, seed=choice.seed, use_position=choice.use_position)
-
-
-@dataclass(frozen=True)
-class TokenDisplay:
-    whole_words: bool  # pieces of a word pooled into the word; False: one row and column per piece
-    show_special: bool  # [CLS] and [SEP] shown; False: dropped, rows renormalised
-
-
-def token_display(page: str, model: AttentionModel, *, special: bool = True) -> TokenDisplay:
-    """Sidebar switches for how a word-piece model's tokens are drawn (whole words by default), and, on pages
-    that draw attention, whether [CLS] and [SEP] are shown."""
-    whole_words, show_special = True, True
-    if model.reads_word_pieces:
-        whole_words = st.sidebar.toggle(
-            "Whole words", value=True, key=f"{page}_words", bind="query-params",
-            help="MiniLM reads word pieces (tokenisation → token ##isation). On: one row and column per typed word: "
-            "attention to a word is the sum over its pieces, attention from a word the average over its pieces. "
-            "Off: every piece on its own.",
-        )  # fmt: skip
-    if special:
-        show_special = st.sidebar.toggle(
-            "Show [CLS] and [SEP]", value=True, key=f"{page}_special", bind="query-params",
-            help="The start and end tokens the model adds. Many heads rest most of their attention on them. Off: "
-            "their rows and columns are dropped and every row is renormalised to sum to 1 over the real words.",
-        )  # fmt: skip
-    return TokenDisplay(whole_words, show_special)
 
 
 def embedding_controls(page: str, sentence: ReadSentence | None, *, pieces: bool = True) -> EmbeddingChoice:

@@ -1,0 +1,59 @@
+"""How a model's tokens are drawn: MiniLM reads word pieces and adds [CLS]/[SEP]; a page shows whole words by
+default (pooled as attention_core.word_pieces explains) and can show the pieces or hide the two special tokens."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+import torch
+
+from attention_core.figures import word_labels
+from attention_core.heads import AttentionModel
+from attention_core.inference import Analysis
+from attention_core.word_pieces import shown_attention
+
+
+@dataclass(frozen=True)
+class TokenDisplay:
+    whole_words: bool  # pieces of a word pooled into the word; False: one row and column per piece
+    show_special: bool  # [CLS] and [SEP] shown; False: dropped, rows renormalised
+
+
+def token_display(page: str, model: AttentionModel, *, special: bool = True) -> TokenDisplay:
+    """Sidebar switches for how a word-piece model's tokens are drawn (whole words by default), and, on pages
+    that draw attention, whether [CLS] and [SEP] are shown."""
+    whole_words, show_special = True, True
+    if model.reads_word_pieces:
+        whole_words = st.sidebar.toggle(
+            "Whole words", value=True, key=f"{page}_words", bind="query-params",
+            help="MiniLM reads word pieces (tokenisation → token ##isation). On: one row and column per typed word: "
+            "attention to a word is the sum over its pieces, attention from a word the average over its pieces. "
+            "Off: every piece on its own.",
+        )  # fmt: skip
+    if special:
+        show_special = st.sidebar.toggle(
+            "Show [CLS] and [SEP]", value=True, key=f"{page}_special", bind="query-params",
+            help="The start and end tokens the model adds. Many heads rest most of their attention on them. Off: "
+            "their rows and columns are dropped and every row is renormalised to sum to 1 over the real words.",
+        )  # fmt: skip
+    return TokenDisplay(whole_words, show_special)
+
+
+def drawn_attention(weights: torch.Tensor, analysis: Analysis, display: TokenDisplay) -> tuple[torch.Tensor, list[str]]:
+    """Weights over the model's tokens as the sidebar asks to draw them, with their axis labels."""
+    view = shown_attention(weights, analysis.labels, analysis.known, analysis.pieces,
+                           whole_words=display.whole_words, show_special=display.show_special)  # fmt: skip
+    return view.weights, word_labels(view.labels, view.known)
+
+
+def say_how_tokens_are_drawn(analysis: Analysis, display: TokenDisplay) -> None:
+    notes = []
+    if analysis.pieces.splits_words:
+        whole = ("Whole words: attention *to* a word is the sum over its pieces, attention *from* a word the "
+                 "average over its pieces (switch **Whole words** off in the sidebar to see the pieces).")  # fmt: skip
+        notes.append(whole if display.whole_words else "Word pieces: every row and column is one piece the model read.")
+    if not display.show_special:
+        notes.append("[CLS] and [SEP] are hidden: each row is renormalised to sum to 1 over the words left.")
+    if notes:
+        st.caption(" ".join(notes))
