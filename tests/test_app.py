@@ -328,8 +328,8 @@ def test_an_english_sentence_uses_minilm_with_whole_words(page: str, prefix: str
     assert_clean(at)
     assert any("Using MiniLM-L6" in c.value for c in at.sidebar.caption)
     assert at.radio(key=f"{prefix}_model").value.startswith("automatic")
-    axes = word_axes(at)
-    assert axes and all(x == (TYPED if page != "heads" else ["[CLS]", *TYPED, "[SEP]"]) for x, _ in axes)
+    axes, expected = word_axes(at), TYPED if page != "heads" else ["[CLS]", *TYPED, "[SEP]"]
+    assert axes[0][0] == expected and all(sorted(x) == sorted(expected) for x, _ in axes)  # Word order shuffles
     if page != "heads":  # V is MiniLM's input embedding: 384 wide
         assert any("(11 × 384)" in c.value for c in at.caption)
 
