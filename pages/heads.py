@@ -98,10 +98,12 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
     raw, _ = compare_with_raw(view)
     raw, _ = drawn_attention(raw, analysis, display)
     panels = torch.stack([raw, weights, weights - raw])[None]  # one figure: raw | this head | their difference
-    titles = [["raw: softmax(x·xᵀ/√d)", "this head", "head − raw (blue: more, red: less)"]]
-    chart(heatmap_grid(panels, titles, labels, rtl=rtl, panel_height=380, signed=frozenset({(0, 2)})), "heads_raw")
-    st.caption("Raw similarity makes every word look mostly at itself; the trained head looks elsewhere on "
-               "purpose.")  # fmt: skip
+    names = ["raw", "this head", "head − raw"]
+    chart(heatmap_grid(panels, labels, row_names=[""], column_names=names, rtl=rtl, panel_height=380,
+                       signed=frozenset({(0, 2)})), "heads_raw")  # fmt: skip
+    st.caption("raw = softmax(x·xᵀ/√d) of the same layer input; in head − raw, blue is where the head looks more, "
+               "red less. Raw similarity makes every word look mostly at itself; the trained head looks elsewhere "
+               "on purpose.")  # fmt: skip
 
     st.subheader("One cell, explained")
     labels = word_labels(analysis.labels, analysis.known)  # a cell is between two of the model's own tokens

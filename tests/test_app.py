@@ -253,7 +253,7 @@ def test_multi_head_page_grid_toggles_and_explained_cell() -> None:
     assert grid["layout"]["meta"]["panels"] == [
         f"L{layer} {head}" for layer in (1, 2) for head in ("H1", "H2", "H3", "H4", "average")
     ]
-    assert len(grid["data"]) == 10
+    assert len(grid["data"]) == 1  # one trace: the whole grid is one matrix with blank gaps
     words = ["[CLS]", "قل", "هو", "الله", "احد"]
     assert all(x == words for x, _ in word_axes(at))
     picked_before = figures(at)[1]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 import torch
 
@@ -120,24 +121,35 @@ def test_a_grid_of_heads_is_one_figure_whose_csv_has_every_cell_of_every_panel()
     from attention_core.figures import figure_table, heatmap_grid
 
     weights = torch.softmax(torch.randn(2, 3, 4, 4), -1)
-    titles = [[f"L{l} H{h}" for h in (1, 2, 3)] for l in (1, 2)]  # noqa: E741
+    titles = [f"L{l} H{h}" for l in (1, 2) for h in (1, 2, 3)]  # noqa: E741
     words = ["the", "cat", "the", "mat"]
-    figure = heatmap_grid(weights, titles, words, rtl=True)
-    assert len(figure.data) == 6 and figure.layout.coloraxis.cmin == 0.0 and figure.layout.coloraxis.cmax == 1.0
-    assert [a.text for a in figure.layout.annotations] == [f"<b>{t}</b>" for row in titles for t in row]
-    assert list(figure.layout.xaxis5.ticktext) == words and figure.layout.xaxis5.autorange == "reversed"
+    figure = heatmap_grid(weights, words, row_names=["L1", "L2"], column_names=["H1", "H2", "H3"], rtl=True)
+    assert len(figure.data) == 1 and figure.layout.coloraxis.cmin == 0.0 and figure.layout.coloraxis.cmax == 1.0
+    assert [a.text for a in figure.layout.annotations] == [f"<b>{t}</b>" for t in titles]
+    assert list(figure.layout.xaxis.ticktext) == words * 3 and figure.layout.xaxis.autorange == "reversed"
+    z = np.asarray(figure.data[0].z)
+    top, left = figure.layout.meta["origins"][5]  # L2 H3: below L1, right of H1 and H2, blanks in between
+    np.testing.assert_allclose(z[top : top + 4, left : left + 4], weights[1, 2].numpy())
+    assert np.isnan(z[top - 1]).all() and np.isnan(z[:, left - 1]).all()
+    assert figure.data[0].y[top + 1] == "L2 · cat" and figure.data[0].x[left + 3] == "H3 · mat"  # hover names
+    assert figure.data[0].x[left] != figure.data[0].x[left + 2]  # "the" twice: two columns
     table = figure_table(figure)
     assert list(table.columns) == ["panel", "row", "column", "value"] and len(table) == 6 * 16
     cell = table[(table.panel == "L2 H3") & (table.row == "cat")]
     assert list(cell.column) == words  # a repeated word stays two columns
-    torch.testing.assert_close(torch.tensor(cell.value.to_numpy()), weights[1, 2, 1])
+    torch.testing.assert_close(torch.tensor(cell.value.to_numpy(), dtype=torch.float32), weights[1, 2, 1])
 
 
 def test_a_signed_panel_of_a_grid_gets_its_own_scale_symmetric_around_zero() -> None:
-    from attention_core.figures import heatmap_grid
+    from attention_core.figures import figure_table, heatmap_grid
 
     panels = torch.stack([torch.full((2, 2), 0.5), torch.tensor([[0.3, -0.6], [0.0, 0.1]])])[None]
-    figure = heatmap_grid(panels, [["head", "head − raw"]], ["a", "b"], signed=frozenset({(0, 1)}))
+    figure = heatmap_grid(panels, ["a", "b"], row_names=[""], column_names=["head", "head − raw"],
+                          signed=frozenset({(0, 1)}))  # fmt: skip
     assert [trace.coloraxis for trace in figure.data] == ["coloraxis", "coloraxis2"]
+    first, second = (np.asarray(trace.z) for trace in figure.data)
+    assert np.isnan(first[:, -2:]).all() and np.isnan(second[:, :2]).all()  # each panel in its own scale's trace
+    table = figure_table(figure)
+    np.testing.assert_allclose(table[table.panel == "head − raw"].value, [0.3, -0.6, 0.0, 0.1], rtol=1e-6)
     assert figure.layout.coloraxis2.cmin == -figure.layout.coloraxis2.cmax == pytest.approx(-0.6)
     assert figure.layout.coloraxis2.colorscale[0][1] != figure.layout.coloraxis.colorscale[0][1]

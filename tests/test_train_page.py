@@ -54,7 +54,7 @@ def test_a_run_draws_its_curves_replay_and_downloads_and_every_page_can_use_it()
     grid = next(f for f in figures(at) if "panels" in f["layout"].get("meta", {}))
     assert grid["layout"]["meta"]["panels"] == ["L1 H1", "L1 H2"]  # the replay: 1 layer × 2 heads of the tiny model
     probe_axes = grid["layout"]["xaxis"]
-    assert probe_axes["ticktext"] == ["[CLS]", "the", "dog", "saw", "the", "boat"]
+    assert probe_axes["ticktext"] == ["[CLS]", "the", "dog", "saw", "the", "boat"] * 2  # below each head
     replay = at.select_slider(key="train_replay")
     assert replay.value == len(run.progress().snapshots) - 1  # opens on the final weights
     replay.set_value(0).run()

@@ -71,7 +71,7 @@ def flag_unknown_words(labels: list[str], known: tuple[bool, ...]) -> None:
 def head_grid(weights: torch.Tensor, labels: list[str], rtl: bool, key: str, average: bool = True) -> None:
     """Every head's attention as one layers × heads grid of heatmaps, each layer's average in the last column."""
     n_layers, n_heads = weights.shape[:2]
-    titles = [[f"L{layer + 1} H{head + 1}" for head in range(n_heads)] + ([f"L{layer + 1} average"] if average else [])
-              for layer in range(n_layers)]  # fmt: skip
     panels = torch.cat([weights, weights.mean(1, keepdim=True)], dim=1) if average else weights
-    chart(heatmap_grid(panels, titles, labels, rtl=rtl), key)
+    columns = [f"H{head + 1}" for head in range(n_heads)] + (["average"] if average else [])
+    rows = [f"L{layer + 1}" for layer in range(n_layers)]
+    chart(heatmap_grid(panels, labels, row_names=rows, column_names=columns, rtl=rtl), key)
