@@ -88,3 +88,11 @@ def shown_attention(
         labels = [label for label, s in zip(labels, special, strict=True) if not s]
         known = tuple(k for k, s in zip(known, special, strict=True) if not s)
     return ShownAttention(weights, labels, known)
+
+
+def neighbour_blocks(labels: list[str], max_size: int) -> WordPieces:
+    """Groups of k consecutive tokens (k the least that leaves at most max_size groups), labelled by their first
+    token: pooled like word pieces, a long sentence's grid of heads stays small enough to send and draw."""
+    k = max(1, -(-len(labels) // max_size))
+    names = tuple(f"{labels[start]} …" if k > 1 else labels[start] for start in range(0, len(labels), k))
+    return WordPieces(names, tuple(i // k for i in range(len(labels))), (False,) * len(names), (True,) * len(names))

@@ -366,3 +366,14 @@ def test_fill_the_blank_never_offers_minilm_and_says_why() -> None:
     assert_clean(at)
     assert "English: MiniLM-L6 (pretrained)" not in at.radio(key="fill_blank_model").options
     assert any("MiniLM ships no masked-word head" in c.value for c in at.sidebar.caption)
+
+
+def test_a_long_english_text_is_cut_at_512_pieces_and_pools_the_grid_of_heads() -> None:
+    at = type_sentence(open_page("heads"), "heads", " ".join(["tokenisations"] * 300))  # 3 pieces a word
+    assert_clean(at)
+    assert any("reads only the first 170 words" in w.value for w in at.warning)  # 510 pieces + [CLS] + [SEP]
+    grid = next(f for f in figures(at) if "panels" in f["layout"]["meta"])
+    assert len(grid["layout"]["meta"]["rows"]) == 86  # 172 words in pairs: 78 panels of 86² cells, not of 172²
+    assert any("each cell pools 2 neighbouring words" in c.value for c in at.caption)
+    picked = next(f for f in figures(at)[1:] if "panels" not in f["layout"]["meta"])
+    assert len(picked["layout"]["meta"]["rows"]) == 172  # the picked head keeps every word

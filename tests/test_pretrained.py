@@ -147,3 +147,14 @@ sys.exit(1 if loaded else 0)
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     assert "loaded: []" in result.stdout
+
+
+def test_neighbour_blocks_pool_a_long_map_and_keep_rows_summing_to_one() -> None:
+    from attention_core.word_pieces import neighbour_blocks
+
+    weights = torch.softmax(torch.randn(2, 3, 10, 10), -1)
+    blocks = neighbour_blocks([f"w{i}" for i in range(10)], 4)
+    assert blocks.words == ("w0 …", "w3 …", "w6 …", "w9 …") and blocks.word_of == (0, 0, 0, 1, 1, 1, 2, 2, 2, 3)
+    pooled = pool_to_words(weights, blocks)
+    assert pooled.shape == (2, 3, 4, 4) and torch.allclose(pooled.sum(-1), torch.ones(2, 3, 4), atol=1e-6)
+    assert neighbour_blocks(["a", "b"], 4).words == ("a", "b")  # short enough: unchanged

@@ -10,6 +10,7 @@ import torch
 from streamlit.delta_generator import DeltaGenerator
 
 from attention_core.figures import CAPTIONS, MatrixKind, figure_table, heatmap_grid
+from attention_core.word_pieces import neighbour_blocks, pool_to_words
 from ui.style import for_projector
 
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")
@@ -68,9 +69,21 @@ def flag_unknown_words(labels: list[str], known: tuple[bool, ...]) -> None:
         )
 
 
+GRID_CELLS = 1_500_000  # a grid of heads draws at most this many cells (MiniLM at 512 pieces: 78 × 512² = 20 M)
+
+
 def head_grid(weights: torch.Tensor, labels: list[str], rtl: bool, key: str, average: bool = True) -> None:
-    """Every head's attention as one layers × heads grid of heatmaps, each layer's average in the last column."""
+    """Every head's attention as one layers × heads grid of heatmaps, each layer's average in the last column.
+    A long sentence's grid pools k neighbouring words into one cell (rows averaged, columns summed), and says so."""
     n_layers, n_heads = weights.shape[:2]
+    n_panels = n_layers * (n_heads + average)
+    max_size = int((GRID_CELLS / n_panels) ** 0.5)
+    if len(labels) > max_size:
+        blocks = neighbour_blocks(labels, max_size)
+        k = -(-len(labels) // len(blocks.words))
+        weights, labels = pool_to_words(weights, blocks), list(blocks.words)
+        st.caption(f"A long text: in this grid each cell pools {k} neighbouring words (attention from them averaged, "
+                   "to them summed; rows still sum to 1). The head picked below shows every word.")  # fmt: skip
     panels = torch.cat([weights, weights.mean(1, keepdim=True)], dim=1) if average else weights
     columns = [f"H{head + 1}" for head in range(n_heads)] + (["average"] if average else [])
     rows = [f"L{layer + 1}" for layer in range(n_layers)]
