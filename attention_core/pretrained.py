@@ -78,22 +78,24 @@ class PretrainedModel:
     def d_model(self) -> int:
         return self.model.config.d_model
 
-    def _read(self, tokens: list[Token]) -> tuple[list[str], list[int], list[int | None]]:
-        """(piece strings, piece ids, word index of each piece or None for [CLS]/[SEP]) for the words that fit:
-        a word is kept whole or not at all, within max_len pieces including [CLS] and [SEP]."""
+    def _read(self, tokens: list[Token]) -> tuple[list[str], list[int], list[int | None], int]:
+        """(piece strings, piece ids, word index of each piece or None for [CLS]/[SEP], how many typed tokens
+        were read) for the words that fit: a word is kept whole or not at all, within max_len pieces including
+        [CLS] and [SEP]."""
         encoding = self.tokenizer.encode([t.surface for t in tokens], is_pretokenized=True)
         budget = self.model.config.max_len - 1  # pieces before the last place, which [SEP] takes
         pieces, ids, words = encoding.tokens[:-1], encoding.ids[:-1], encoding.word_ids[:-1]
+        n_read = len(tokens)
         if len(pieces) > budget:
-            last_whole = words[budget]  # the word cut by the budget is left out whole
-            keep = next((i for i in range(budget) if words[i] == last_whole), budget)
+            n_read = words[budget]  # the word cut by the budget is left out whole, and every word after it
+            keep = next((i for i in range(budget) if words[i] == n_read), budget)
             pieces, ids, words = pieces[:keep], ids[:keep], words[:keep]
-        return [*pieces, SEP], [*ids, self.tokenizer.token_to_id(SEP)], [*words, None]
+        return [*pieces, SEP], [*ids, self.tokenizer.token_to_id(SEP)], [*words, None], n_read
 
     def word_pieces(self, tokens: list[Token]) -> WordPieces:
         """The typed words that have pieces, with [CLS] first and [SEP] last. A word the tokenizer reads as
         nothing (e.g. only marks its normaliser strips) has no piece and is left out."""
-        _, ids, words = self._read(tokens)
+        _, ids, words, _ = self._read(tokens)
         order = list(dict.fromkeys(w for w in words if w is not None))  # typed words in reading order
         index = {w: i + 1 for i, w in enumerate(order)}
         labels = [CLS, *(tokens[w].surface for w in order), SEP]
@@ -106,8 +108,7 @@ class PretrainedModel:
 
     def words_read(self, tokens: list[Token]) -> int:
         """How many of the typed words and marks the model reads (the rest do not fit in max_len pieces)."""
-        words = [w for w in self._read(tokens)[2] if w is not None]
-        return words[-1] + 1 if words else 0
+        return self._read(tokens)[3]
 
     def known_share(self, tokens: list[Token]) -> float:
         """Share of the words the tokenizer reads without [UNK]: word pieces cover almost any text."""
@@ -117,7 +118,7 @@ class PretrainedModel:
 
     def encode(self, tokens: list[Token]) -> tuple[list[Token], torch.Tensor, tuple[bool, ...]]:
         """(the model's tokens as Token objects, their ids (1, n), which ones are not [UNK])."""
-        pieces, ids, words = self._read(tokens)
+        pieces, ids, words, _ = self._read(tokens)
         model_tokens = [Token(p, p, is_word=w is not None) for p, w in zip(pieces, words, strict=True)]
         return model_tokens, torch.tensor([ids]), tuple(i != self.unk_id for i in ids)
 

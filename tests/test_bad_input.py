@@ -34,9 +34,16 @@ def test_tokens_never_carry_invisible_or_control_characters(case: str) -> None:
         assert token.surface and not set(token.surface) & set(INVISIBLE), repr(token)
 
 
+@pytest.mark.parametrize("model", ["automatic", "English", "Arabic"])
 @pytest.mark.parametrize("page", list(SENTENCE_PAGES))
-def test_every_sentence_page_takes_every_bad_input(page: str) -> None:
+def test_every_sentence_page_takes_every_bad_input(page: str, model: str) -> None:
     at = open_page(page)
+    switch = at.radio(key=f"{page}_model" if page in ("heads", "fill_blank") else f"{SENTENCE_PAGES[page]}_model")
+    choice = next((option for option in switch.options if option.startswith(model)), None)
+    if choice is None:  # Fill the blank offers no English model
+        assert page == "fill_blank" and model == "English"
+        return
+    at = switch.set_value(choice).run()
     for case, text in BAD_INPUTS.items():
         at = type_sentence(at, SENTENCE_PAGES[page], text)
         assert not at.exception, (case, [e.value for e in at.exception])

@@ -158,3 +158,10 @@ def test_neighbour_blocks_pool_a_long_map_and_keep_rows_summing_to_one() -> None
     pooled = pool_to_words(weights, blocks)
     assert pooled.shape == (2, 3, 4, 4) and torch.allclose(pooled.sum(-1), torch.ones(2, 3, 4), atol=1e-6)
     assert neighbour_blocks(["a", "b"], 4).words == ("a", "b")  # short enough: unchanged
+
+
+def test_a_word_the_tokenizer_reads_as_nothing_is_left_out_and_nothing_is_called_cut() -> None:
+    tokens = tokenize("cat \u0301\u0301 dog")  # a "word" of two combining accents: MiniLM's normaliser strips them
+    assert len(tokens) == 3 and english().words_read(tokens) == 3
+    assert english().word_pieces(tokens).words == ("[CLS]", "cat", "dog", "[SEP]")
+    assert english().sentence(tokens).labels == ["cat", "dog"]
