@@ -6,6 +6,7 @@ from attention_core.encoder import PRESETS, EncoderConfig, MaskedLanguageModel, 
 from attention_core.inference import Analysis, TrainedModel, load_model
 from attention_core.multihead import MultiHeadAttention
 from attention_core.positional import positional_encoding
+from attention_core.pretrained import PretrainedModel, load_minilm
 from attention_core.text import Token, is_right_to_left, normalize_word, read_sentence, tokenize
 
 __all__ = [
@@ -15,6 +16,7 @@ __all__ = [
     "EncoderConfig",
     "MaskedLanguageModel",
     "MultiHeadAttention",
+    "PretrainedModel",
     "Sentence",
     "TableEmbedding",
     "Token",
@@ -23,6 +25,7 @@ __all__ = [
     "attend_heads",
     "embed_sentence",
     "is_right_to_left",
+    "load_minilm",
     "load_model",
     "normalize_word",
     "positional_encoding",
