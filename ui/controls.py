@@ -73,13 +73,18 @@ class EmbeddingChoice:
     whole_words: bool = True  # a word read as several pieces is one row (the mean of its pieces), or one per piece
 
 
+def resolved_source(source: str, model: AttentionModel, sentence: ReadSentence | None) -> str:
+    """What "automatic" means for this sentence: the model's vectors when the model knows at least half of its
+    words (English for MiniLM, Arabic for the Qurʾān model), seeded random ones otherwise."""
+    if source != AUTOMATIC:
+        return source
+    return TRAINED if sentence is not None and model.known_share(list(sentence.tokens)) >= 0.5 else "random"
+
+
 def embed(sentence: ReadSentence, choice: EmbeddingChoice) -> Sentence:
-    """The sentence as V from the chosen source; "automatic" takes the model's vectors when the model knows most
-    of the sentence's words (English for MiniLM, Arabic for the Qurʾān model), seeded random ones otherwise."""
-    source = choice.source
+    """The sentence as V from the chosen source (see resolved_source for "automatic")."""
+    source = resolved_source(choice.source, choice.model, sentence)
     tokens = list(sentence.tokens)
-    if source == AUTOMATIC:
-        source = TRAINED if choice.model.known_share(tokens) >= 0.5 else "random"
     if source == TRAINED:
         flag_model_cut(len(tokens), choice.model.words_read(tokens))
         return choice.model.sentence(tokens, choice.use_position, choice.whole_words)
@@ -110,7 +115,7 @@ def embedding_controls(page: str, sentence: ReadSentence | None, *, pieces: bool
         value=64,
         key=f"{page}_d",
         bind="query-params",
-        disabled=kind not in ("random", AUTOMATIC),
+        disabled=resolved_source(kind, model, sentence) != "random",
         help="Only random vectors can take any width: one-hot vectors are as wide as the number of distinct "
         "words, a model's are as wide as it was built (MiniLM 384, the Qurʾān model 128).",
     )
@@ -125,6 +130,6 @@ def embedding_controls(page: str, sentence: ReadSentence | None, *, pieces: bool
         help="Adds a position vector to each word: the sinusoidal one of Vaswani et al. (2017), or MiniLM's "
         "learned one. Without it, the sentence is a bag of words and word order cannot matter.",
     )
-    offer_pieces = pieces and kind in (AUTOMATIC, TRAINED)
+    offer_pieces = pieces and resolved_source(kind, model, sentence) == TRAINED
     display = token_display(page, model, special=False) if offer_pieces else TokenDisplay(True, True)
     return EmbeddingChoice(kind, int(d), int(seed), use_position, model, display.whole_words)
