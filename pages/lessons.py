@@ -13,8 +13,9 @@ ensure_app_frame()
 st.title("Lessons: sentences that show something")
 st.markdown(
     "Each lesson opens a page with a sentence and the settings that show one idea: repetition, agreement, "
-    "negation, a word with two meanings, word order, heads with rules. Every lesson is also a link to share: "
-    "it reopens exactly that view. The claims below are checked against the shipped model by the test suite."
+    "negation, a word with two meanings, word order, heads with rules — in the Arabic model trained here and in "
+    "MiniLM, a pretrained English transformer. Every lesson is also a link to share: it reopens exactly that "
+    "view. The claims below are checked against the models by the test suite."
 )
 topics = sorted({lesson.topic for lesson in LESSONS})
 chosen = st.pills("Topics", topics, selection_mode="multi", default=topics, key="lessons_topics")
