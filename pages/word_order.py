@@ -91,7 +91,13 @@ chart(where=mixed, figure=heatmap(effect.shuffled, shuffled_labels, shuffled_lab
 chart(where=back, figure=heatmap(effect.restored, labels, labels, kind="signed", rtl=sentence.rtl,
                           title="shuffled, put back in order", height=380, compact=True), key="order_back")  # fmt: skip
 st.metric("Largest change once the shuffle is undone", f"{effect.largest_change:.4f}")
-if choice.use_position:
+if choice.use_position and positioned.learned_positions:
+    st.markdown("With positions, each word carries the vector of its new place, so the pattern changes — but only a "
+                "little: MiniLM's position vectors are shorter than its word vectors and much alike (neighbouring "
+                "places: cosine about 0.85), so a word's vector barely moves. Its trained heads make much more of "
+                "them (see the lesson *A head that reads the word before*). Switch **Add positional encoding** off "
+                "in the sidebar to see even this change vanish.")  # fmt: skip
+elif choice.use_position:
     st.markdown("With positions, each word carries the vector of its new place: the pattern really changes. "
                 "Switch **Add positional encoding** off in the sidebar to see the change vanish.")  # fmt: skip
 else:

@@ -222,7 +222,7 @@ def test_word_order_shuffle_changes_nothing_without_positions() -> None:
     learned = figures(at)[0]  # English: MiniLM's own vectors and its learned position table
     assert learned["layout"]["yaxis"]["ticktext"] == ["1: the", "2: dog", "3: bit", "4: the", "5: man"]
     assert len(learned["layout"]["xaxis"]["ticktext"]) <= 40 and any("learned" in m.value for m in at.markdown)
-    assert float(at.metric[0].value) > 1e-3  # small: MiniLM's position vectors are short beside its word vectors
+    assert float(at.metric[0].value) > 1e-3 and any("barely moves" in m.value for m in at.markdown)  # MiniLM: small
     at = flip(at, "radio", "order_embedding", "random")  # random vectors + the sinusoidal encoding
     pe = figures(at)[0]
     assert pe["layout"]["yaxis"]["ticktext"] == ["1: the", "2: dog", "3: bit", "4: the", "5: man"]
