@@ -187,15 +187,27 @@ def heatmap_grid(
     for c, name in enumerate(column_names):
         x_categories += [f"{name} · {w}" if name else w for w in words]
         x_categories += [f"\u2060{c}.{g}" for g in range(gap_x)] if c < n_grid_cols - 1 else []
-    grids = {"coloraxis": np.full((len(y_categories), len(x_categories)), np.nan, dtype=np.float32)}
-    if signed:
-        grids["coloraxis2"] = grids["coloraxis"].copy()
-    for r in range(n_grid_rows):
-        for c in range(n_grid_cols):
-            top, left = r * (n + gap_y), c * (n + gap_x)
-            grids["coloraxis2" if (r, c) in signed else "coloraxis"][top : top + n, left : left + n] = values[r, c]
-    traces = [{"type": "heatmap", "z": z, "x": x_categories, "y": y_categories, "coloraxis": axis,
-               "hoverongaps": False, "hovertemplate": _HOVER} for axis, z in grids.items()]  # fmt: skip
+    # One trace per colour scale, each only as large as the panels it draws (a difference panel beside two
+    # attention panels must not double the data sent).
+    traces, origins = [], {}
+    for axis in ("coloraxis", "coloraxis2"):
+        cells = [
+            (r, c)
+            for r in range(n_grid_rows)
+            for c in range(n_grid_cols)
+            if ((r, c) in signed) == (axis != "coloraxis")
+        ]
+        if not cells:
+            continue
+        top, left = min(r for r, _ in cells) * (n + gap_y), min(c for _, c in cells) * (n + gap_x)
+        bottom, right = max(r for r, _ in cells) * (n + gap_y) + n, max(c for _, c in cells) * (n + gap_x) + n
+        z = np.full((bottom - top, right - left), np.nan, dtype=np.float32)
+        for r, c in cells:
+            row, column = r * (n + gap_y) - top, c * (n + gap_x) - left
+            z[row : row + n, column : column + n] = values[r, c]
+            origins[(r, c)] = [len(traces), row, column]
+        traces.append({"type": "heatmap", "z": z, "x": x_categories[left:right], "y": y_categories[top:bottom],
+                       "coloraxis": axis, "hoverongaps": False, "hovertemplate": _HOVER})  # fmt: skip
     step = -(-n // _MAX_TICKS)
     step_y = max(step, -(-n // max(4, panel_height // 14)))  # ≥ 14 px a label
     words_below = n_grid_cols <= 8  # 12 heads' panels are too narrow for words below them: the hover names them
@@ -211,10 +223,12 @@ def heatmap_grid(
             "panels": [t for row in titles for t in row],
             "rows": labels,
             "cols": labels,
-            "origins": [[r * (n + gap_y), c * (n + gap_x)] for r in range(n_grid_rows) for c in range(n_grid_cols)],
+            "origins": [origins[(r, c)] for r in range(n_grid_rows) for c in range(n_grid_cols)],  # trace, row, col
         },
         "xaxis": {
             "type": "category",
+            "categoryorder": "array",  # the grid's order, whichever trace names a category first
+            "categoryarray": x_categories,
             "tickmode": "array",
             "tickvals": [x_categories[i] for i in x_ticks],
             "ticktext": [short[(i % (n + gap_x))] for i in x_ticks],
@@ -227,6 +241,8 @@ def heatmap_grid(
         },
         "yaxis": {
             "type": "category",
+            "categoryorder": "array",
+            "categoryarray": y_categories,
             "tickmode": "array",
             "tickvals": [y_categories[i] for i in y_ticks],
             "ticktext": [short[(i % (n + gap_y))] for i in y_ticks],
@@ -255,13 +271,11 @@ def figure_table(figure: go.Figure) -> pd.DataFrame:
     meta = figure.layout.meta
     if "panels" in meta:
         rows, cols = list(meta["rows"]), list(meta["cols"])
-        grid = np.asarray(figure.data[0].z, dtype=np.float64)
-        for trace in figure.data[1:]:  # a second colour scale's panels fill the first trace's blanks
-            grid = np.where(np.isnan(grid), np.asarray(trace.z, dtype=np.float64), grid)
+        grids = [np.asarray(trace.z, dtype=np.float64) for trace in figure.data]
         n = len(rows)
         frames = [pd.DataFrame({"panel": panel, "row": np.repeat(rows, n), "column": np.tile(cols, n),
-                                "value": grid[top : top + n, left : left + n].reshape(-1)})
-                  for panel, (top, left) in zip(meta["panels"], meta["origins"], strict=True)]  # fmt: skip
+                                "value": grids[trace][top : top + n, left : left + n].reshape(-1)})
+                  for panel, (trace, top, left) in zip(meta["panels"], meta["origins"], strict=True)]  # fmt: skip
         return pd.concat(frames, ignore_index=True)
     return pd.DataFrame(figure.data[0].z, index=list(meta["rows"]), columns=list(meta["cols"]))
 

@@ -128,7 +128,8 @@ def test_a_grid_of_heads_is_one_figure_whose_csv_has_every_cell_of_every_panel()
     assert [a.text for a in figure.layout.annotations] == [f"<b>{t}</b>" for t in titles]
     assert list(figure.layout.xaxis.ticktext) == words * 3 and figure.layout.xaxis.autorange == "reversed"
     z = np.asarray(figure.data[0].z)
-    top, left = figure.layout.meta["origins"][5]  # L2 H3: below L1, right of H1 and H2, blanks in between
+    trace, top, left = figure.layout.meta["origins"][5]  # L2 H3: below L1, right of H1 and H2, blanks in between
+    assert trace == 0
     np.testing.assert_allclose(z[top : top + 4, left : left + 4], weights[1, 2].numpy())
     assert np.isnan(z[top - 1]).all() and np.isnan(z[:, left - 1]).all()
     assert figure.data[0].y[top + 1] == "L2 · cat" and figure.data[0].x[left + 3] == "H3 · mat"  # hover names
@@ -148,7 +149,9 @@ def test_a_signed_panel_of_a_grid_gets_its_own_scale_symmetric_around_zero() -> 
                           signed=frozenset({(0, 1)}))  # fmt: skip
     assert [trace.coloraxis for trace in figure.data] == ["coloraxis", "coloraxis2"]
     first, second = (np.asarray(trace.z) for trace in figure.data)
-    assert np.isnan(first[:, -2:]).all() and np.isnan(second[:, :2]).all()  # each panel in its own scale's trace
+    assert first.shape == second.shape == (2, 2)  # each trace holds only its own scale's panels
+    assert list(figure.data[1].x) == ["head − raw · a", "head − raw · b"]
+    assert list(figure.layout.xaxis.categoryarray)[-2:] == list(figure.data[1].x)  # drawn to the right of "head"
     table = figure_table(figure)
     np.testing.assert_allclose(table[table.panel == "head − raw"].value, [0.3, -0.6, 0.0, 0.1], rtol=1e-6)
     assert figure.layout.coloraxis2.cmin == -figure.layout.coloraxis2.cmax == pytest.approx(-0.6)
