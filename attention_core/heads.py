@@ -43,9 +43,13 @@ def head_view(
     use_W1: bool = True,
     use_W2: bool = True,
     use_W3: bool = True,
+    inputs: tuple[torch.Tensor, ...] | None = None,
 ) -> HeadView:
     """Head `head` of layer `layer`, with each of W1, W2, W3 trained (True) or the identity (False)."""
-    all_tokens, inputs = model.layer_inputs(tokens)
+    if inputs is None:  # a page that has the model's Analysis passes its inputs: no second pass through the layers
+        all_tokens, inputs = model.layer_inputs(tokens)
+    else:
+        all_tokens = tuple(model.encode(tokens)[0])
     x = inputs[layer]
     attention = model.attention_block(layer)
     d_h = attention.d_head

@@ -35,6 +35,7 @@ class Analysis:
     V: torch.Tensor  # (n, d) what the first layer reads: word embedding + positions
     weights: torch.Tensor  # (n_layers, n_heads, n, n) softmax attention weights of every head
     pieces: WordPieces  # which tokens make which typed word
+    inputs: tuple[torch.Tensor, ...]  # per layer (n, d): what its attention reads (heads.head_view starts there)
 
     @property
     def labels(self) -> list[str]:
@@ -111,23 +112,23 @@ class TrainedModel:
 
     @torch.no_grad()
     def analyze(self, text: str | list[Token]) -> Analysis:
-        """Tokens, V and every layer's per-head attention weights for a sentence (text or tokens)."""
+        """Tokens, V, what every layer's attention reads and every head's weights for a sentence (text or tokens).
+        The layers run one by one, as MaskedLanguageModel.forward runs them in eval mode (a test compares)."""
         tokens, ids, known = self.encode(tokenize(text) if isinstance(text, str) else list(text))
-        out = self.model(ids, need_weights=True, predict=False)
+        V = self.model.embed(ids)
+        x, inputs, weights = V, [], []
+        for layer in self.model.layers:
+            inputs.append(layer.norm1(x)[0])  # pre-norm: the attention reads the normalised input
+            x, layer_weights = layer(x, None, True)
+            weights.append(layer_weights[0])
         labels = [t.surface for t in tokens]
         pieces = WordPieces.one_per_token(labels, [i == 0 for i in range(len(tokens))], list(known))
-        return Analysis(tuple(tokens), known, out.V[0], torch.stack([w[0] for w in out.weights]), pieces)
+        return Analysis(tuple(tokens), known, V[0], torch.stack(weights), pieces, tuple(inputs))
 
-    @torch.no_grad()
     def layer_inputs(self, tokens: list[Token]) -> tuple[tuple[Token, ...], list[torch.Tensor]]:
         """The normalised input of every layer's attention, (n, d) each (pre-norm: norm1 of the layer's input)."""
-        all_tokens, ids, _ = self.encode(tokens)
-        x = self.model.embed(ids)
-        inputs = []
-        for layer in self.model.layers:
-            inputs.append(layer.norm1(x)[0])
-            x, _ = layer(x, None, False)
-        return tuple(all_tokens), inputs
+        analysis = self.analyze(tokens)
+        return analysis.tokens, list(analysis.inputs)
 
     def attention_block(self, layer: int) -> MultiHeadAttention:
         return self.model.layers[layer].attention

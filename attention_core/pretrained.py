@@ -128,14 +128,13 @@ class PretrainedModel:
         model_tokens, ids, known = self.encode(tokens)
         out = self.model(ids, need_weights=True)
         weights = torch.stack([w[0] for w in out.weights])
-        return Analysis(tuple(model_tokens), known, out.hidden_states[0][0], weights, self.word_pieces(tokens))
+        inputs = tuple(h[0] for h in out.hidden_states[:-1])  # post-norm: a layer reads the previous one's output
+        return Analysis(tuple(model_tokens), known, out.hidden_states[0][0], weights, self.word_pieces(tokens), inputs)
 
-    @torch.no_grad()
     def layer_inputs(self, tokens: list[Token]) -> tuple[tuple[Token, ...], list[torch.Tensor]]:
-        """What every layer's attention reads, (n, d) each: post-norm, so the previous layer's output as it is."""
-        model_tokens, ids, _ = self.encode(tokens)
-        out = self.model(ids)
-        return tuple(model_tokens), [h[0] for h in out.hidden_states[:-1]]
+        """What every layer's attention reads, (n, d) each."""
+        analysis = self.analyze(tokens)
+        return analysis.tokens, list(analysis.inputs)
 
     def attention_block(self, layer: int) -> MultiHeadAttention:
         return self.model.layers[layer].attention

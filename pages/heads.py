@@ -71,7 +71,7 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
     use_W3 = w3.toggle(
         "trained W3", value=True, key="heads_W3", bind="query-params", help="off: V3 = the head's slice of x"
     )
-    view = head_view(model, tokens, layer, head, use_W1=use_W1, use_W2=use_W2, use_W3=use_W3)
+    view = head_view(model, tokens, layer, head, use_W1=use_W1, use_W2=use_W2, use_W3=use_W3, inputs=analysis.inputs)
     weights, labels = drawn_attention(view.weights, analysis, display)
     d_h = view.V1.shape[1]
     w = lambda i, on: rf"(xW_{i} + b_{i})" if on else "x"  # noqa: E731 — the formula shows x for an identity W

@@ -68,3 +68,20 @@ def test_head_view_with_trained_projections_equals_the_models_own_weights() -> N
     d_h = view.V1.shape[1]
     x = raw.x[:, d_h : 2 * d_h]  # head 2's slice of the layer input
     assert torch.allclose(raw.scores, x @ x.T / d_h**0.5 + raw.bias, atol=1e-5)  # the formula with W1 = W2 = I
+
+
+def test_analysis_runs_the_layers_as_the_model_does_and_feeds_head_view() -> None:
+    from attention_core.heads import head_view
+
+    model = load_model()
+    tokens = tokenize("الحمد لله رب العالمين")
+    analysis = model.analyze(tokens)
+    _, ids, _ = model.encode(tokens)
+    with torch.no_grad():
+        out = model.model(ids, need_weights=True, predict=False)  # the model's own forward pass
+    torch.testing.assert_close(analysis.weights, torch.stack([w[0] for w in out.weights]))
+    torch.testing.assert_close(analysis.V, out.V[0])
+    given = head_view(model, tokens, 1, 2, use_W2=False, inputs=analysis.inputs)
+    recomputed = head_view(model, tokens, 1, 2, use_W2=False)
+    torch.testing.assert_close(given.weights, recomputed.weights)
+    assert given.tokens == recomputed.tokens
