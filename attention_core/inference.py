@@ -72,6 +72,11 @@ class TrainedModel:
     def d_model(self) -> int:
         return self.model.config.d_model
 
+    @property
+    def has_position_bias(self) -> bool:
+        """True when the heads add a learned bias per distance to their scores (the shipped "quran" preset)."""
+        return self.model.config.position_bias
+
     def encode(self, tokens: list[Token]) -> tuple[list[Token], torch.Tensor, tuple[bool, ...]]:
         """([CLS] + tokens cut to max_len, their ids (1, n), which ones the vocabulary knows)."""
         tokens = [CLS_TOKEN, *tokens][: self.model.config.max_len]

@@ -59,6 +59,7 @@ class PretrainedModel:
 
     can_fill_mask = False  # MiniLM was distilled for sentence similarity and ships no masked-word head
     reads_word_pieces = True
+    has_position_bias = False  # BERT adds its learned positions to the input once, not to each head's scores
 
     def __init__(self, model: BertEncoder, tokenizer: Tokenizer, *, name: str) -> None:
         self.model = model.eval()

@@ -35,6 +35,11 @@ class WordPieces:
         """True when at least one word is read as several pieces."""
         return len(self.word_of) > len(self.words)
 
+    def typed_words(self) -> tuple[list[str], tuple[bool, ...]]:
+        """(labels, known) of the typed words only, without [CLS] and [SEP]."""
+        kept = [i for i, special in enumerate(self.special) if not special]
+        return [self.words[i] for i in kept], tuple(self.known[i] for i in kept)
+
     def membership(self) -> torch.Tensor:
         """C (words × tokens): 1 where the token is a piece of the word."""
         C = torch.zeros(len(self.words), len(self.word_of))

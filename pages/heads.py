@@ -31,9 +31,7 @@ display = token_display("heads", model)
 tokens = list(sentence.tokens)
 analysis = model.analyze(tokens)
 flag_model_cut(len(tokens), model.words_read(tokens))
-pieces = analysis.pieces
-flag_unknown_words([w for w, s in zip(pieces.words, pieces.special, strict=True) if not s],
-                   tuple(k for k, s in zip(pieces.known, pieces.special, strict=True) if not s))  # fmt: skip
+flag_unknown_words(*analysis.pieces.typed_words())
 n_layers, n_heads = analysis.weights.shape[:2]
 rtl = sentence.rtl
 
@@ -44,21 +42,23 @@ if not labels:
     st.stop()
 say_how_tokens_are_drawn(analysis, display)
 st.subheader("Every layer and head")
-has_bias = any(model.position_bias(layer, 1) is not None for layer in range(n_layers))  # MiniLM: none
 st.latex(r"A^{(\ell,h)} = \mathrm{softmax}\!\left(\frac{(xW_1^{h})(xW_2^{h})^\top}{\sqrt{d_h}}"
-         + (r" + B^{h}\right)" if has_bias else r"\right)"))  # fmt: skip
+         + (r" + B^{h}\right)" if model.has_position_bias else r"\right)"))  # fmt: skip
 st.caption(f"Shapes: {n_layers} layers × {n_heads} heads, each ({len(labels)} × {len(labels)}); x is what the layer "
            "reads. Each head is its own view: its own W1, W2 (what others call Q and K) decide who looks at "
            "whom.")  # fmt: skip
 head_grid(grid_weights, labels, rtl, "heads_grid")
 
 
+BIAS_NOTE = "B is the head's learned bias for each distance between words."
+NO_BIAS_NOTE = "This model has no bias B: its positions were added to the words once, before the first layer."
+
+
 # One head taken apart, in a fragment: switching W1/W2/W3, the layer, the head or the cell reruns only this part,
 # not the grid above (which depends on the sentence alone).
 @st.fragment
 def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, display: TokenDisplay, rtl: bool) -> None:
-    n_layers, n_heads = model.n_layers, model.n_heads
-    has_bias = any(model.position_bias(layer, 1) is not None for layer in range(n_layers))
+    n_layers, n_heads, has_bias = model.n_layers, model.n_heads, model.has_position_bias
     pick_layer, pick_head, w1, w2, w3 = st.columns(5)
     layer = pick_layer.selectbox("Layer", range(1, n_layers + 1), key="heads_layer", bind="query-params") - 1
     head = pick_head.selectbox("Head", range(1, n_heads + 1), key="heads_head", bind="query-params") - 1
@@ -80,15 +80,9 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
         rf"A = \mathrm{{softmax}}\!\left(\frac{{{w(1, use_W1)}\,{w(2, use_W2)}^\top}}{{\sqrt{{{d_h}}}}}"
         + (r" + B\right)" if has_bias else r"\right)"),
         product_shape(view.V1, view.V2.T)
-        + (
-            f", plus the head's position bias B ({len(view.x)} × {len(view.x)})"
-            if model.reads_word_pieces is False
-            else " (word pieces)"
-        ),
-        "x is what this layer reads (normalised); B is the head's learned bias for each distance between words."
-        if not model.reads_word_pieces
-        else "x is what this layer reads: the previous layer's normalised output. "
-        "MiniLM has no bias B: its positions were added to the words once, before the first layer.",
+        + (f", plus the head's position bias B ({len(view.x)} × {len(view.x)})" if has_bias else "")
+        + (" (word pieces)" if model.reads_word_pieces else ""),
+        "x is what this layer reads (normalised). " + (BIAS_NOTE if has_bias else NO_BIAS_NOTE),
         heatmap(weights, labels, labels, kind="weights", rtl=rtl),
         "weights",
         "heads_picked",
