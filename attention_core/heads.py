@@ -14,11 +14,8 @@ from dataclasses import dataclass
 
 import torch
 
-from attention_core.inference import TrainedModel
-from attention_core.pretrained import PretrainedModel
+from attention_core.attention_model import AttentionModel
 from attention_core.text import Token
-
-AttentionModel = TrainedModel | PretrainedModel  # both expose layer_inputs, attention_block and position_bias
 
 
 @dataclass(frozen=True)

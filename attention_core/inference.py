@@ -14,10 +14,10 @@ from pathlib import Path
 
 import torch
 
+from attention_core.attention_model import AttentionModel
 from attention_core.checkpoint import load_checkpoint
 from attention_core.embeddings import Sentence, TableEmbedding
 from attention_core.encoder import MaskedLanguageModel
-from attention_core.multihead import MultiHeadAttention
 from attention_core.text import Token, tokenize
 from attention_core.vocabulary import CLS, Vocabulary
 from attention_core.word_pieces import WordPieces
@@ -48,7 +48,7 @@ class Analysis:
         return rows, self.weights[:, :, position, :].reshape(n_layers * n_heads, -1)
 
 
-class TrainedModel:
+class TrainedModel(AttentionModel):
     """A masked-language model trained here (the shipped Arabic one, or a user's), one token per typed word."""
 
     can_fill_mask = True
@@ -59,18 +59,6 @@ class TrainedModel:
         self.vocabulary = vocabulary
         self.name = name
         self.step = step
-
-    @property
-    def n_layers(self) -> int:
-        return self.model.config.n_layers
-
-    @property
-    def n_heads(self) -> int:
-        return self.model.config.n_heads
-
-    @property
-    def d_model(self) -> int:
-        return self.model.config.d_model
 
     @property
     def has_position_bias(self) -> bool:
@@ -129,14 +117,6 @@ class TrainedModel:
         labels = [t.surface for t in tokens]
         pieces = WordPieces.one_per_token(labels, [i == 0 for i in range(len(tokens))], list(known))
         return Analysis(tuple(tokens), known, V[0], torch.stack(weights), pieces, tuple(inputs))
-
-    def layer_inputs(self, tokens: list[Token]) -> tuple[tuple[Token, ...], list[torch.Tensor]]:
-        """The normalised input of every layer's attention, (n, d) each (pre-norm: norm1 of the layer's input)."""
-        analysis = self.analyze(tokens)
-        return analysis.tokens, list(analysis.inputs)
-
-    def attention_block(self, layer: int) -> MultiHeadAttention:
-        return self.model.layers[layer].attention
 
     def position_bias(self, layer: int, n: int) -> torch.Tensor | None:
         """(n_heads, n, n) the layer's learned relative-position bias, or None without one."""

@@ -21,10 +21,10 @@ import torch
 from safetensors.torch import load_file
 from tokenizers import Tokenizer
 
+from attention_core.attention_model import AttentionModel
 from attention_core.bert import BertConfig, BertEncoder, load_hf_weights
 from attention_core.embeddings import Sentence
 from attention_core.inference import Analysis
-from attention_core.multihead import MultiHeadAttention
 from attention_core.text import Token
 from attention_core.word_pieces import WordPieces
 
@@ -53,7 +53,7 @@ def minilm_folder() -> Path:
     return folder
 
 
-class PretrainedModel:
+class PretrainedModel(AttentionModel):
     """A BERT-family model with its word-piece tokenizer. Whole typed words go in (our Token list); the model
     reads [CLS], their word pieces, [SEP]; `WordPieces` says which pieces make which word."""
 
@@ -66,18 +66,6 @@ class PretrainedModel:
         self.tokenizer = tokenizer
         self.name = name
         self.unk_id = tokenizer.token_to_id("[UNK]")
-
-    @property
-    def n_layers(self) -> int:
-        return self.model.config.n_layers
-
-    @property
-    def n_heads(self) -> int:
-        return self.model.config.n_heads
-
-    @property
-    def d_model(self) -> int:
-        return self.model.config.d_model
 
     def _read(self, tokens: list[Token]) -> tuple[list[str], list[int], list[int | None], int]:
         """(piece strings, piece ids, word index of each piece or None for [CLS]/[SEP], how many typed tokens
@@ -131,17 +119,6 @@ class PretrainedModel:
         weights = torch.stack([w[0] for w in out.weights])
         inputs = tuple(h[0] for h in out.hidden_states[:-1])  # post-norm: a layer reads the previous one's output
         return Analysis(tuple(model_tokens), known, out.hidden_states[0][0], weights, self.word_pieces(tokens), inputs)
-
-    def layer_inputs(self, tokens: list[Token]) -> tuple[tuple[Token, ...], list[torch.Tensor]]:
-        """What every layer's attention reads, (n, d) each."""
-        analysis = self.analyze(tokens)
-        return analysis.tokens, list(analysis.inputs)
-
-    def attention_block(self, layer: int) -> MultiHeadAttention:
-        return self.model.layers[layer].attention
-
-    def position_bias(self, layer: int, n: int) -> torch.Tensor | None:
-        return None  # BERT's positions are added to the input once, not to each head's scores
 
     @torch.no_grad()
     def sentence(self, tokens: list[Token], use_position: bool = True, whole_words: bool = True) -> Sentence:

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from attention_core.attention_model import AttentionModel
 from attention_core.embeddings import Sentence, embed_sentence
-from attention_core.heads import AttentionModel
 from attention_core.text import MAX_TOKENS, READABLE_TOKENS, ReadSentence, read_sentence
 from ui.examples import DEFAULT_SENTENCE, EXAMPLES
 from ui.models import chosen_model

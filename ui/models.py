@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from attention_core.attention_model import AttentionModel
 from attention_core.corpora import CREDITS
-from attention_core.heads import AttentionModel
 from attention_core.inference import TrainedModel, load_model
 from attention_core.live_training import TrainingRun
 from attention_core.pretrained import CREDIT as ENGLISH_CREDIT
