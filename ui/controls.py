@@ -65,7 +65,7 @@ SOURCES = [AUTOMATIC, TRAINED, "random", "one-hot"]
 
 @dataclass(frozen=True)
 class EmbeddingChoice:
-    source: str  # one of SOURCES
+    source: str  # one of SOURCES but "automatic": resolved for the sentence once, in embedding_controls
     d: int
     seed: int
     use_position: bool
@@ -82,13 +82,12 @@ def resolved_source(source: str, model: AttentionModel, sentence: ReadSentence |
 
 
 def embed(sentence: ReadSentence, choice: EmbeddingChoice) -> Sentence:
-    """The sentence as V from the chosen source (see resolved_source for "automatic")."""
-    source = resolved_source(choice.source, choice.model, sentence)
+    """The sentence as V from the chosen source."""
     tokens = list(sentence.tokens)
-    if source == TRAINED:
+    if choice.source == TRAINED:
         flag_model_cut(len(tokens), choice.model.words_read(tokens))
         return choice.model.sentence(tokens, choice.use_position, choice.whole_words)
-    return embed_sentence(list(sentence.tokens), source, d=choice.d, seed=choice.seed, use_position=choice.use_position)
+    return embed_sentence(tokens, choice.source, d=choice.d, seed=choice.seed, use_position=choice.use_position)
 
 
 def embedding_controls(page: str, sentence: ReadSentence | None, *, pieces: bool = True) -> EmbeddingChoice:
@@ -109,13 +108,14 @@ def embedding_controls(page: str, sentence: ReadSentence | None, *, pieces: bool
         "random: a seeded random vector per word (the same word always gets the same vector). "
         "one-hot: each distinct word gets its own axis, so a word resembles only itself.",
     )
+    source = resolved_source(kind, model, sentence)
     d = sidebar.select_slider(
         "Width d of a word vector",
         [8, 16, 32, 64, 128],
         value=64,
         key=f"{page}_d",
         bind="query-params",
-        disabled=resolved_source(kind, model, sentence) != "random",
+        disabled=source != "random",
         help="Only random vectors can take any width: one-hot vectors are as wide as the number of distinct "
         "words, a model's are as wide as it was built (MiniLM 384, the Qurʾān model 128).",
     )
@@ -130,6 +130,6 @@ def embedding_controls(page: str, sentence: ReadSentence | None, *, pieces: bool
         help="Adds a position vector to each word: the sinusoidal one of Vaswani et al. (2017), or MiniLM's "
         "learned one. Without it, the sentence is a bag of words and word order cannot matter.",
     )
-    offer_pieces = pieces and resolved_source(kind, model, sentence) == TRAINED
+    offer_pieces = pieces and source == TRAINED
     display = token_display(page, model, special=False) if offer_pieces else TokenDisplay(True, True)
-    return EmbeddingChoice(kind, int(d), int(seed), use_position, model, display.whole_words)
+    return EmbeddingChoice(source, int(d), int(seed), use_position, model, display.whole_words)
