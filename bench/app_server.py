@@ -1,6 +1,7 @@
 """The app's server and the browser as the benchmark scripts start them: one way, always cleaned up.
 
 from app_server import FLAGS, start_server, stop_server, wait_until_healthy   (bench/ is the script's folder)
+for browser, started, health in cold_starts(port, runs): ...                  (cold-start benchmarks)
 """
 
 from __future__ import annotations
@@ -8,11 +9,13 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,6 +65,42 @@ def stop_server(process: subprocess.Popen) -> None:
             process.wait(timeout=5)
     if process in _CHILDREN:
         _CHILDREN.remove(process)
+
+
+def cold_starts(port: int, runs: int) -> Iterator[tuple[object, float, float]]:
+    """Chromium is launched first (a user's browser is already up); then, per run, a fresh `streamlit run` on
+    port. Yields (browser, perf_counter at the server's start, seconds until it answered its health check); the
+    server is stopped after each run, the browser at the end."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=FLAGS)
+        try:
+            for _ in range(runs):
+                started = time.perf_counter()
+                server = start_server(port)
+                try:
+                    wait_until_healthy(port, server, poll_s=0.02)
+                    yield browser, started, time.perf_counter() - started
+                finally:
+                    stop_server(server)
+        finally:
+            browser.close()
+
+
+def first_chart_recorder(times: dict[str, float], key: str, started: float) -> Callable[[object], None]:
+    """A websocket-frame callback that writes into times[key] the seconds since `started` when the first message
+    carrying a Plotly chart arrives. By message type, not size: a 32-word page's charts are under 50 kB each."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    def on_frame(payload: object) -> None:
+        if key in times or not isinstance(payload, bytes):
+            return
+        message = ForwardMsg.FromString(payload)
+        if message.WhichOneof("type") == "delta" and message.delta.new_element.WhichOneof("type") == "plotly_chart":
+            times[key] = time.perf_counter() - started
+
+    return on_frame
 
 
 def port_is_free(port: int, timeout_s: float = 0.5) -> bool:

@@ -19,18 +19,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import sys
 import time
 import urllib.parse
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from anywhere in the repository
 
-from app_server import FLAGS, start_server, stop_all, stop_server, wait_until_healthy  # noqa: E402
+from app_server import cold_starts, first_chart_recorder, stop_all  # noqa: E402
 from interaction_speed import STEPS, _patch, git_state, install_timers, measure_page, quran_sentence  # noqa: E402
 
 MAPS_TARGET_MS, INTERACTION_TARGET_MS, COLD_TARGET_S = 20.0, 100.0, 6.0
@@ -96,60 +94,30 @@ def interaction_rows(reps: int) -> list[dict]:
     return rows
 
 
-def first_chart_recorder(run: dict[str, float], key: str, started: float) -> Callable[[object], None]:
-    """A websocket-frame callback that writes into run[key] the seconds since `started` when the first message
-    carrying a Plotly chart arrives (by message type: a 32-word page's charts are small)."""
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-    def on_frame(payload: object) -> None:
-        if key in run or not isinstance(payload, bytes):
-            return
-        message = ForwardMsg.FromString(payload)
-        if message.WhichOneof("type") == "delta" and message.delta.new_element.WhichOneof("type") == "plotly_chart":
-            run[key] = time.perf_counter() - started
-
-    return on_frame
-
-
 def cold_start(port: int, runs: int) -> list[dict[str, float]]:
     """Seconds from the process start, per run: health; then two users arriving together, one on the English
     Multi-head page (MiniLM's first load), one on the Arabic Similarity page (the Arabic model's first load):
     when each one's first chart data leaves the server and when each first heatmap is visible."""
-    from playwright.sync_api import sync_playwright
-
     base = f"http://127.0.0.1:{port}"
     urls = {"english": f"{base}/heads?heads_sentence=" + urllib.parse.quote(CORE),
             "arabic": f"{base}/similarity?similarity_sentence=" + urllib.parse.quote(quran_sentence(32))}  # fmt: skip
     results = []
-    with sync_playwright() as p:  # the browser is up before the clock starts, as a user's is
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=FLAGS)
+    for browser, started, health in cold_starts(port, runs):
+        run, contexts, pages = {"health": health}, [], {}
         try:
-            for _ in range(runs):
-                started = time.perf_counter()
-                server = start_server(port)
-                run: dict[str, float] = {}
-                contexts = []
-                try:
-                    wait_until_healthy(port, server, poll_s=0.02)
-                    run["health"] = time.perf_counter() - started
-                    pages = {}
-                    for name, url in urls.items():
-                        on_frame = first_chart_recorder(run, f"{name} data", started)
-                        contexts.append(browser.new_context(viewport={"width": 1400, "height": 1200}))
-                        page = contexts[-1].new_page()
-                        page.on("websocket", lambda ws, on_frame=on_frame: ws.on("framereceived", on_frame))
-                        page.goto(url, wait_until="commit")
-                        pages[name] = page
-                    for name, page in pages.items():
-                        page.locator(".js-plotly-plot").first.wait_for(state="visible", timeout=120_000)
-                        run[f"{name} visible"] = time.perf_counter() - started
-                    results.append(run)
-                finally:
-                    for context in contexts:
-                        context.close()
-                    stop_server(server)
+            for name, url in urls.items():  # both arrive before either is drawn
+                on_frame = first_chart_recorder(run, f"{name} data", started)
+                contexts.append(browser.new_context(viewport={"width": 1400, "height": 1200}))
+                pages[name] = contexts[-1].new_page()
+                pages[name].on("websocket", lambda ws, on_frame=on_frame: ws.on("framereceived", on_frame))
+                pages[name].goto(url, wait_until="commit")
+            for name, page in pages.items():
+                page.locator(".js-plotly-plot").first.wait_for(state="visible", timeout=120_000)
+                run[f"{name} visible"] = time.perf_counter() - started
+            results.append(run)
         finally:
-            browser.close()
+            for context in contexts:
+                context.close()
     return results
 
 

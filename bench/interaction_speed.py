@@ -27,7 +27,6 @@ import argparse
 import functools
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -40,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from anywhere in the repository
 
-from app_server import FLAGS, start_server, stop_all, stop_server, wait_until_healthy  # noqa: E402 — bench/ is on the path
+from app_server import cold_starts, first_chart_recorder, stop_all  # noqa: E402 — bench/ is on the path
 
 APP = str(ROOT / "app.py")
 PAGES = ["similarity", "trainable", "heads", "fill_blank", "word_order", "idea"]
@@ -329,57 +328,32 @@ def direct_steps(reps: int) -> list[tuple[str, float, str]]:
 def cold_start(port: int, runs: int) -> list[dict[str, float]]:
     """Seconds from process start to: health, first chart data on the websocket, first heatmap visible; and the
     same two for a second, warm visit (new browser context) timed from its own page.goto."""
-    from playwright.sync_api import sync_playwright
-
-    base = f"http://127.0.0.1:{port}"
-    url = f"{base}/similarity?similarity_sentence=" + urllib.parse.quote(quran_sentence(32))
+    url = f"http://127.0.0.1:{port}/similarity?similarity_sentence=" + urllib.parse.quote(quran_sentence(32))
     results = []
-    with sync_playwright() as p:  # the browser is up before the clock starts, as a user's is
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=FLAGS)
-        try:
-            for _ in range(runs):
-                started = time.perf_counter()
-                server = start_server(port)
-                try:
-                    wait_until_healthy(port, server, poll_s=0.02)
-                    health = time.perf_counter() - started
-                    data, visible = visit(browser, url, started)
-                    warm_data, warm_visible = visit(browser, url, None)
-                    results.append({"health": health, "data": data, "visible": visible, "warm_data": warm_data,
-                                    "warm_visible": warm_visible})  # fmt: skip
-                finally:
-                    stop_server(server)
-        finally:
-            browser.close()
+    for browser, started, health in cold_starts(port, runs):
+        data, visible = visit(browser, url, started)
+        warm_data, warm_visible = visit(browser, url, None)
+        results.append({"health": health, "data": data, "visible": visible, "warm_data": warm_data,
+                        "warm_visible": warm_visible})  # fmt: skip
     return results
 
 
 def visit(browser: object, url: str, started: float | None) -> tuple[float, float]:
     """Opens url in a fresh context; seconds from `started` (default: the goto) until the first chart's data
     arrives on the websocket (a delta holding a plotly_chart) and until the first heatmap is visible."""
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
     context = browser.new_context(viewport={"width": 1400, "height": 1200})
-    arrived: list[float] = []
-
-    def on_frame(payload: object) -> None:
-        # By message type, not size: since hover text per cell went, a 32-word page's charts are under 50 kB each.
-        if arrived or not isinstance(payload, bytes):
-            return
-        message = ForwardMsg.FromString(payload)
-        if message.WhichOneof("type") == "delta" and message.delta.new_element.WhichOneof("type") == "plotly_chart":
-            arrived.append(time.perf_counter())
-
     try:
         page = context.new_page()
-        page.on("websocket", lambda ws: ws.on("framereceived", on_frame))
         started = started if started is not None else time.perf_counter()
+        times: dict[str, float] = {}
+        on_frame = first_chart_recorder(times, "data", started)
+        page.on("websocket", lambda ws: ws.on("framereceived", on_frame))
         page.goto(url)
         page.locator(".js-plotly-plot").first.wait_for(state="visible", timeout=120_000)
         visible = time.perf_counter() - started
     finally:
         context.close()
-    return (arrived[0] - started if arrived else float("nan")), visible
+    return times.get("data", float("nan")), visible
 
 
 # ---------------------------------------------------------------------------------------------------------------
