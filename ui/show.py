@@ -80,7 +80,7 @@ def head_grid(weights: torch.Tensor, labels: list[str], rtl: bool, key: str, ave
     max_size = int((GRID_CELLS / n_panels) ** 0.5)
     if len(labels) > max_size:
         blocks = neighbour_blocks(labels, max_size)
-        k = -(-len(labels) // len(blocks.words))
+        k = blocks.word_of.count(0)  # the words pooled into one cell (the first block is always full)
         weights, labels = pool_to_words(weights, blocks), list(blocks.words)
         st.caption(f"A long text: in this grid each cell pools {k} neighbouring words (attention from them averaged, "
                    "to them summed; rows still sum to 1). The head picked below shows every word.")  # fmt: skip
