@@ -112,9 +112,8 @@ class PretrainedModel(AttentionModel):
 
     def known_share(self, tokens: list[Token]) -> float:
         """Share of the words the tokenizer reads without [UNK]: word pieces cover almost any text."""
-        pieces = self.word_pieces(tokens)
-        real = [k for k, s in zip(pieces.known, pieces.special, strict=True) if not s]
-        return sum(real) / len(real) if real else 0.0
+        _, known = self.word_pieces(tokens).typed_words()
+        return sum(known) / len(known) if known else 0.0
 
     def encode(
         self, tokens: list[Token], reading: _Reading | None = None
