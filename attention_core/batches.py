@@ -1,4 +1,9 @@
-"""Lines of text → padded batches of ids, with sentences of similar length together (little padding)."""
+"""Lines of text → windows of token ids → padded batches of word pieces, similar lengths together.
+
+A token id is a word's place in a `Lexicon`: the vocabulary's words first (ids below len(vocabulary), the words
+the model can guess), then every other token met (rarer words, punctuation), each with its pieces. The model reads
+pieces (B, T, P); masking and scoring use the ids.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +11,67 @@ from collections.abc import Iterator
 
 import torch
 
+from attention_core.pieces import MAX_PIECES
+from attention_core.text import tokenize
 from attention_core.vocabulary import Vocabulary
 
 
-def encode_lines(lines: tuple[str, ...] | list[str], vocabulary: Vocabulary, max_len: int) -> list[list[int]]:
-    """[CLS] + the line's word ids, cut to max_len; lines without tokens are dropped."""
+class Lexicon:
+    """Every token of a text as an id, with its word pieces. Grows as new tokens are met (training and
+    evaluation only, one thread); the vocabulary's words keep their ids, so id < n_output means "guessable"."""
+
+    def __init__(self, vocabulary: Vocabulary) -> None:
+        self.vocabulary = vocabulary
+        self.n_output = len(vocabulary)
+        self.index: dict[str, int] = dict(vocabulary.index)
+        self.pieces: list[tuple[int, ...]] = [vocabulary.pieces.ids(w) for w in vocabulary.words]
+        self.is_word: list[bool] = [i >= vocabulary.n_special for i in range(len(vocabulary))]
+        self._table: torch.Tensor | None = None
+
+    def __len__(self) -> int:
+        return len(self.pieces)
+
+    def id(self, norm: str, is_word: bool) -> int:
+        found = self.index.get(norm)
+        if found is None:
+            found = self.index[norm] = len(self.pieces)
+            self.pieces.append(self.vocabulary.pieces.ids(norm))
+            self.is_word.append(is_word)
+            self._table = None
+        return found
+
+    def encode_line(self, line: str) -> list[int]:
+        return [self.id(t.norm, t.is_word) for t in tokenize(line)]
+
+    def table(self) -> torch.Tensor:
+        """(len(self), MAX_PIECES) piece ids of every token, padded with [PAD] (0)."""
+        if self._table is None or len(self._table) != len(self.pieces):
+            table = torch.zeros(len(self.pieces), MAX_PIECES, dtype=torch.long)
+            for i, pieces in enumerate(self.pieces):
+                table[i, : len(pieces)] = torch.tensor(pieces)
+            self._table = table
+        return self._table
+
+    def word_mask(self) -> torch.Tensor:
+        """(len(self),) True for words (punctuation and specials are read, never masked)."""
+        return torch.tensor(self.is_word)
+
+    def pieces_of(self, ids: torch.Tensor) -> torch.Tensor:
+        """(…,) token ids → (…, P) piece ids, P the most pieces any of these tokens has."""
+        rows = self.table()[ids]
+        width = max(1, int((rows != 0).sum(-1).max())) if rows.numel() else 1
+        return rows[..., :width]
+
+
+def encode_lines(lines: tuple[str, ...] | list[str], lexicon: Lexicon, max_len: int) -> list[list[int]]:
+    """[CLS] + the line's token ids; a line longer than max_len becomes consecutive windows of it (a long hadith
+    is read in parts, each with its own [CLS]). Lines without tokens are dropped."""
     encoded = []
+    width = max_len - 1
     for line in lines:
-        ids = vocabulary.encode_line(line)
-        if ids:
-            encoded.append([vocabulary.cls_id, *ids][:max_len])
+        ids = lexicon.encode_line(line)
+        for start in range(0, len(ids), width):
+            encoded.append([lexicon.vocabulary.cls_id, *ids[start : start + width]])
     return encoded
 
 
@@ -35,16 +91,26 @@ def length_bucketed_batches(
     *,
     rank: int = 0,
     world_size: int = 1,
+    max_tokens: int | None = None,
 ) -> Iterator[torch.Tensor]:
     """One epoch of shuffled batches. Sequences are sorted by length inside random pools of 50 batches, so a
-    batch holds similar lengths (ayat run from 1 to 129 words) while the order of batches stays random.
+    batch holds similar lengths (a line runs from 2 to 128 tokens) while the order of batches stays random.
+    max_tokens caps a batch's size × its longest sequence, so batches of long windows hold fewer of them.
     With several processes, each rank takes every world_size-th batch (all ranks see equal batch counts)."""
     order = torch.randperm(len(sequences), generator=generator).tolist()
     pool = batch_size * 50
-    batches = []
+    batches: list[list[int]] = []
     for start in range(0, len(order), pool):
         chunk = sorted(order[start : start + pool], key=lambda i: len(sequences[i]))
-        batches += [chunk[i : i + batch_size] for i in range(0, len(chunk), batch_size)]
+        batch: list[int] = []
+        for i in chunk:
+            longest = len(sequences[i])  # sorted: the newest is the longest
+            if batch and (len(batch) == batch_size or (max_tokens and (len(batch) + 1) * longest > max_tokens)):
+                batches.append(batch)
+                batch = []
+            batch.append(i)
+        if batch:
+            batches.append(batch)
     shuffled = [batches[i] for i in torch.randperm(len(batches), generator=generator).tolist()]
     usable = len(shuffled) - len(shuffled) % world_size
     for batch in shuffled[rank:usable:world_size]:

@@ -1,4 +1,5 @@
-"""Checkpoints: a folder with model.safetensors (weights), config.json and vocabulary.json. No pickle.
+"""Checkpoints: a folder with model.safetensors (weights), config.json, vocabulary.json (the words the model can
+guess) and tokenizer.json (the word pieces it reads words by, a Hugging Face `tokenizers` file). No pickle.
 
 Every file is written to a temporary name and then renamed over the old one (os.replace is atomic on POSIX), so
 a run killed at any moment leaves either the previous file or the new one, never half of one. The config and the
@@ -20,9 +21,13 @@ from safetensors import SafetensorError
 from safetensors.torch import load_file, save_file
 
 from attention_core.encoder import EncoderConfig, MaskedLanguageModel
+from attention_core.pieces import Pieces
 from attention_core.vocabulary import Vocabulary
 
 WEIGHTS, CONFIG, VOCABULARY, OPTIMIZER = "model.safetensors", "config.json", "vocabulary.json", "optimizer.safetensors"
+TOKENIZER = "tokenizer.json"
+OLD_FORMAT = ("was made by an earlier version of the app (one vector per whole word, no tokenizer.json), which "
+              "this version cannot read: train it again (Train page, or python -m attention_core.train)")  # fmt: skip
 
 
 class CheckpointError(ValueError):
@@ -69,11 +74,11 @@ def save_checkpoint(
     folder = Path(folder)
     _write_text(folder / CONFIG, json.dumps(asdict(model.config), indent=2))
     _write_text(folder / VOCABULARY, vocabulary.to_json())
+    _write_text(folder / TOKENIZER, vocabulary.pieces.to_json())
     metadata = {"step": str(step)}
     if optimizer_state is not None:
         _atomic_write(folder / OPTIMIZER, lambda t: save_file(optimizer_state, t, metadata=metadata))
-    # Tied weights (embedding = predictor) are stored once; clone so safetensors sees no shared memory.
-    weights = {k: v.detach().clone().contiguous() for k, v in model.state_dict().items() if k != "predictor.weight"}
+    weights = {k: v.detach().clone().contiguous() for k, v in model.state_dict().items()}
     _atomic_write(folder / WEIGHTS, lambda temporary: save_file(weights, temporary, metadata=metadata))
 
 
@@ -90,6 +95,8 @@ def read_config(folder: Path) -> EncoderConfig:
     unknown = set(data) - known
     if unknown:
         raise CheckpointError(f"{folder / CONFIG}: unknown settings {sorted(unknown)}; made by a newer version?")
+    if "n_pieces" not in data:
+        raise CheckpointError(f"{folder}: {OLD_FORMAT}")
     problem = config_problem(data)
     if problem:
         raise CheckpointError(f"{folder / CONFIG}: {problem}")
@@ -98,8 +105,9 @@ def read_config(folder: Path) -> EncoderConfig:
 
 # Settings a checkpoint may ask for. A file from anywhere (an upload) must not make the server build a model that
 # fills its memory: these bounds are far above every preset and far below a gigabyte of weights.
-_BOUNDS = {"vocab_size": (5, 100_000), "d_model": (2, 1024), "n_heads": (1, 64), "n_layers": (1, 24),
-           "d_ff": (1, 8192), "max_len": (2, 4096), "pad_id": (0, 0), "max_distance": (1, 512)}  # fmt: skip
+_BOUNDS = {"vocab_size": (5, 100_000), "n_pieces": (5, 100_000), "d_model": (2, 1024), "n_heads": (1, 64),
+           "n_layers": (1, 24), "d_ff": (1, 8192), "max_len": (2, 4096), "pad_id": (0, 0),
+           "max_distance": (1, 512)}  # fmt: skip
 
 
 def config_problem(data: dict) -> str | None:
@@ -121,9 +129,19 @@ def config_problem(data: dict) -> str | None:
     return None
 
 
-def read_vocabulary(folder: Path) -> Vocabulary:
+def read_pieces(folder: Path) -> Pieces:
     try:
-        return Vocabulary.from_json((folder / VOCABULARY).read_text(encoding="utf-8"))
+        return Pieces.from_json((folder / TOKENIZER).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CheckpointError(f"{folder}: missing {TOKENIZER}; {OLD_FORMAT}") from None
+    except Exception as error:  # the tokenizers library raises its own Exception subclasses for a bad file
+        raise CheckpointError(f"{folder / TOKENIZER}: not a valid word-piece tokenizer ({error})") from None
+
+
+def read_vocabulary(folder: Path) -> Vocabulary:
+    pieces = read_pieces(folder)
+    try:
+        return Vocabulary.from_json((folder / VOCABULARY).read_text(encoding="utf-8"), pieces)
     except FileNotFoundError:
         raise CheckpointError(f"{folder}: missing {VOCABULARY}") from None
     except (ValueError, KeyError, TypeError) as error:
@@ -154,12 +172,16 @@ def load_checkpoint(folder: str | Path) -> tuple[MaskedLanguageModel, Vocabulary
         raise CheckpointError(
             f"{folder}: vocabulary has {len(vocabulary)} words but the config expects {config.vocab_size}"
         )
+    if len(vocabulary.pieces) != config.n_pieces:
+        raise CheckpointError(
+            f"{folder}: {TOKENIZER} has {len(vocabulary.pieces)} pieces but the config expects {config.n_pieces}"
+        )
     weights, step = read_tensors(folder / WEIGHTS)
-    model = MaskedLanguageModel(config)
-    expected = {k: v.shape for k, v in model.state_dict().items() if k != "predictor.weight"}
+    model = MaskedLanguageModel(config, vocabulary.output_pieces())
+    expected = {k: v.shape for k, v in model.state_dict().items()}
     found = {k: v.shape for k, v in weights.items()}
     if expected != found:
         wrong = sorted(k for k in expected.keys() | found.keys() if expected.get(k) != found.get(k))
         raise CheckpointError(f"{folder / WEIGHTS}: weights do not fit the config (first mismatches: {wrong[:3]})")
-    model.load_state_dict(weights, strict=False)  # predictor.weight is tied to the embedding
+    model.load_state_dict({k: v.float() for k, v in weights.items()})  # stored in float32 or a smaller float
     return model.eval(), vocabulary, step

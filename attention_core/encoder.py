@@ -1,4 +1,9 @@
-"""The masked-language-model encoder: word embedding + positional encoding, N attention layers, a word predictor.
+"""The masked-language-model encoder: word vectors built from word pieces + positional encoding, N attention layers,
+a word predictor.
+
+A word's vector is the mean of its pieces' vectors (fastText's idea), so every typed word has one, and attention
+runs over whole words. The predictor scores every output word by its own vector built the same way (tied weights:
+predicting a word = finding the word vector nearest to the masked place's final vector).
 
 A layer is two residual lines (pre-norm, as in GPT-2 and nanoGPT, which trains stably without warm-up tricks):
     x = x + attention(norm(x))
@@ -20,7 +25,8 @@ from attention_core.positional import RelativePositionBias, positional_encoding
 
 @dataclass(frozen=True)
 class EncoderConfig:
-    vocab_size: int = 8000  # words the model knows, special tokens included
+    vocab_size: int = 8000  # words the model can guess, special tokens included
+    n_pieces: int | None = None  # word pieces it reads words by; None: one piece per word (piece i = word i)
     d_model: int = 128  # width of every word vector
     n_heads: int = 4  # attentions side by side; each has width d_model / n_heads
     n_layers: int = 2  # attention layers stacked; higher ones can combine lower ones' relations
@@ -36,7 +42,7 @@ class EncoderConfig:
 
 
 PRESETS: dict[str, EncoderConfig] = {
-    # name: config                                            parameters with an 8,000-word vocabulary
+    # name: config                                            parameters with 8,000 pieces
     "tiny": EncoderConfig(d_model=32, n_heads=2, n_layers=1, d_ff=64),  # 0.27 M, for tests
     "small": EncoderConfig(d_model=128, n_heads=4, n_layers=2, d_ff=512),  # 1.43 M
     "base": EncoderConfig(d_model=256, n_heads=8, n_layers=4, d_ff=1024),  # 5.22 M
@@ -44,6 +50,10 @@ PRESETS: dict[str, EncoderConfig] = {
     # learned relative-position bias whose heads start on the neighbouring words (see RelativePositionBias).
     # No dropout on the attention weights: it would hide a head's neighbour from it at random. 1.43 M (1.12 M
     # with the Qur'an's 5,639 words).
+    "arabic3": EncoderConfig(
+        d_model=128, n_heads=4, n_layers=3, d_ff=512, dropout=0.1, attention_dropout=0.0, position_bias=True,
+        local_init=True, max_len=128,
+    ),
     "quran": EncoderConfig(
         d_model=128,
         n_heads=4,
@@ -108,30 +118,71 @@ class EncoderLayer(nn.Module):
         return x, weights
 
 
-class MaskedLanguageModel(nn.Module):
-    """Predicts masked words from the words around them; attention is the only way words meet."""
+class PieceEmbedding(nn.Module):
+    """Word vectors from word pieces: (…, P) piece ids → (…, d), the mean of the word's pieces' vectors.
+    [PAD] (piece 0) fills the unused places of a row and counts for nothing; a row of only [PAD] is a zero vector."""
 
-    def __init__(self, config: EncoderConfig) -> None:
+    def __init__(self, n_pieces: int, d_model: int, pad_id: int = 0) -> None:
+        super().__init__()
+        self.pad_id = pad_id
+        self.weight = nn.Parameter(torch.randn(n_pieces, d_model) * d_model**-0.5)
+
+    def forward(self, pieces: torch.Tensor) -> torch.Tensor:
+        # embedding_bag averages each row's pieces without materialising (…, P, d); padding_idx leaves [PAD] out.
+        flat = F.embedding_bag(pieces.reshape(-1, pieces.shape[-1]), self.weight, mode="mean", padding_idx=self.pad_id)
+        return flat.reshape(*pieces.shape[:-1], self.weight.shape[1])
+
+
+class MaskedLanguageModel(nn.Module):
+    """Predicts masked words from the words around them; attention is the only way words meet.
+
+    `output_pieces` (vocab_size, P) holds the pieces of every word the model can guess; without it, output word i
+    is piece i alone (a model with one vector per word, as in the tests)."""
+
+    def __init__(self, config: EncoderConfig, output_pieces: torch.Tensor | None = None) -> None:
         super().__init__()
         self.config = config
-        self.embedding = nn.Embedding(config.vocab_size, config.d_model, padding_idx=config.pad_id)
+        n_pieces = config.n_pieces or config.vocab_size
+        self.embedding = PieceEmbedding(n_pieces, config.d_model, config.pad_id)
+        if output_pieces is None:
+            output_pieces = torch.arange(config.vocab_size).unsqueeze(1)
+        if output_pieces.shape[0] != config.vocab_size or int(output_pieces.max()) >= n_pieces:
+            raise ValueError(f"output_pieces must have {config.vocab_size} rows of piece ids below {n_pieces}")
+        # Derived from the tokenizer and the vocabulary, so not saved with the weights.
+        self.register_buffer("output_pieces", output_pieces, persistent=False)  # (vocab_size, P)
         # Fixed, not learned: the sinusoidal table of Vaswani et al.; a buffer, so it is not saved with the weights.
         self.register_buffer("position", positional_encoding(config.max_len, config.d_model), persistent=False)
         self.dropout = nn.Dropout(config.dropout)
         self.layers = nn.ModuleList(EncoderLayer(config) for _ in range(config.n_layers))
         self.norm = nn.LayerNorm(config.d_model)
-        self.predictor = nn.Linear(config.d_model, config.vocab_size)
-        self.predictor.weight = self.embedding.weight  # tied: predicting a word = finding the nearest word vector
-        nn.init.normal_(self.embedding.weight, std=config.d_model**-0.5)
+        self.output_bias = nn.Parameter(torch.zeros(config.vocab_size))  # how common each word is
+
+    @staticmethod
+    def as_pieces(ids: torch.Tensor) -> torch.Tensor:
+        """(B, T) ids of one-piece tokens → (B, T, 1); (B, T, P) pieces pass through."""
+        return ids.unsqueeze(-1) if ids.dim() == 2 else ids
+
+    def word_vectors(self, pieces: torch.Tensor) -> torch.Tensor:
+        """(…, P) pieces → (…, d) word vectors, before the √d scaling of `embed`."""
+        return self.embedding(pieces)
+
+    def output_vectors(self) -> torch.Tensor:
+        """(vocab_size, d) the vector of every word the model can guess, built from its pieces."""
+        return self.embedding(self.output_pieces)
 
     def embed(self, ids: torch.Tensor, use_position: bool = True) -> torch.Tensor:
-        """V for ids (B, T): word vectors scaled by √d (so the positional encoding, amplitude 1, does not
-        drown them, as Vaswani et al. do) plus the positional encoding."""
-        T = ids.shape[1]
+        """V for a batch (B, T, P) of pieces (or (B, T) one-piece ids): word vectors scaled by √d (so the
+        positional encoding, amplitude 1, does not drown them, as Vaswani et al. do) plus the positional encoding."""
+        pieces = self.as_pieces(ids)
+        T = pieces.shape[1]
         if T > self.config.max_len:
             raise ValueError(f"sentence of {T} tokens is longer than the model's max_len {self.config.max_len}")
-        V = self.embedding(ids) * math.sqrt(self.config.d_model)
+        V = self.embedding(pieces) * math.sqrt(self.config.d_model)
         return V + self.position[:T] if use_position and self.config.sinusoidal else V
+
+    def predict_words(self, hidden: torch.Tensor) -> torch.Tensor:
+        """(…, d) final vectors → (…, vocab_size) scores of every word."""
+        return hidden @ self.output_vectors().T + self.output_bias
 
     def forward(
         self,
@@ -142,11 +193,13 @@ class MaskedLanguageModel(nn.Module):
         predict_at: torch.Tensor | None = None,
         predict: bool = True,
     ) -> EncoderOutput:
-        """ids (B, T) → EncoderOutput. predict_at (B, T) bool limits the word predictions to those positions
-        (training predicts only masked words: the vocabulary-wide output layer is most of the cost)."""
+        """pieces (B, T, P) (or one-piece ids (B, T)) → EncoderOutput. predict_at (B, T) bool limits the word
+        predictions to those positions (training predicts only masked words: the word-wide output layer is most
+        of the cost)."""
+        pieces = self.as_pieces(ids)
         if key_padding_mask is None:
-            key_padding_mask = ids == self.config.pad_id
-        V = self.embed(ids)
+            key_padding_mask = pieces[..., 0] == self.config.pad_id
+        V = self.embed(pieces)
         x = self.dropout(V)
         all_weights = []
         for layer in self.layers:
@@ -155,5 +208,5 @@ class MaskedLanguageModel(nn.Module):
         hidden = self.norm(x)
         logits = None
         if predict:
-            logits = self.predictor(hidden if predict_at is None else hidden[predict_at])
+            logits = self.predict_words(hidden if predict_at is None else hidden[predict_at])
         return EncoderOutput(V=V, hidden=hidden, logits=logits, weights=tuple(all_weights) if need_weights else None)

@@ -5,7 +5,8 @@
 prints one JSON object: top1, top5, n_masked for the model, and unigram_top1/top5 and bigram_top1/top5 for the
 counting baselines. The default masks every held-out word in turn, one at a time (no sampling noise); with
 --mode random, a share of the words (--rate) is masked at once, over --seeds draws.
-A masked word outside the vocabulary counts as a miss for every method.
+Only words are masked (punctuation is read, never guessed). A masked word outside the model's output words counts as
+a miss for every method. A mixed corpus (quran,hadith) is scored on each part's held-out lines separately.
 """
 
 from __future__ import annotations
@@ -18,11 +19,10 @@ from dataclasses import dataclass
 import torch
 
 from attention_core.baselines import BigramCounts
-from attention_core.batches import encode_lines, pad
+from attention_core.batches import Lexicon, encode_lines, pad
 from attention_core.checkpoint import CheckpointError, load_checkpoint
 from attention_core.corpora import Corpus, CorpusError, load_corpus
 from attention_core.encoder import MaskedLanguageModel
-from attention_core.vocabulary import Vocabulary
 
 
 @dataclass(frozen=True)
@@ -34,21 +34,24 @@ class MaskSet:
     targets: list[list[int]]
 
 
-def every_word_masks(sequences: list[list[int]], mask_id: int) -> MaskSet:
+def every_word_masks(sequences: list[list[int]], mask_id: int, is_word: list[bool]) -> MaskSet:
     inputs, positions, targets = [], [], []
     for sequence in sequences:
         for p in range(1, len(sequence)):  # position 0 is [CLS]
+            if not is_word[sequence[p]]:
+                continue
             inputs.append([*sequence[:p], mask_id, *sequence[p + 1 :]])
             positions.append([p])
             targets.append([sequence[p]])
     return MaskSet(inputs, positions, targets)
 
 
-def random_masks(sequences: list[list[int]], mask_id: int, rate: float, seed: int) -> MaskSet:
+def random_masks(sequences: list[list[int]], mask_id: int, is_word: list[bool], rate: float, seed: int) -> MaskSet:
     generator = torch.Generator().manual_seed(seed)
     inputs, positions, targets = [], [], []
     for sequence in sequences:
-        chosen = [p for p in range(1, len(sequence)) if torch.rand(1, generator=generator).item() < rate]
+        draws = torch.rand(len(sequence), generator=generator).tolist()
+        chosen = [p for p in range(1, len(sequence)) if draws[p] < rate and is_word[sequence[p]]]
         if chosen:
             inputs.append([mask_id if p in chosen else t for p, t in enumerate(sequence)])
             positions.append(chosen)
@@ -56,8 +59,8 @@ def random_masks(sequences: list[list[int]], mask_id: int, rate: float, seed: in
     return MaskSet(inputs, positions, targets)
 
 
-def _hits(scores: torch.Tensor, target: int, unk_id: int) -> tuple[int, int]:
-    if target == unk_id:
+def _hits(scores: torch.Tensor, target: int, n_output: int) -> tuple[int, int]:
+    if target >= n_output:  # not a word the model can guess: a miss for every method
         return 0, 0
     top5 = torch.topk(scores, 5).indices.tolist()
     return int(top5[0] == target), int(target in top5)
@@ -65,7 +68,7 @@ def _hits(scores: torch.Tensor, target: int, unk_id: int) -> tuple[int, int]:
 
 @torch.no_grad()
 def model_scores(
-    model: MaskedLanguageModel, masks: MaskSet, n_special: int, batch_size: int = 256
+    model: MaskedLanguageModel, masks: MaskSet, lexicon: Lexicon, batch_size: int = 256
 ) -> list[torch.Tensor]:
     """(n_masks, V) scores, in the order of masks' positions."""
     model.eval()
@@ -77,18 +80,18 @@ def model_scores(
         where = torch.zeros_like(ids, dtype=torch.bool)
         for r, i in enumerate(rows):
             where[r, masks.positions[i]] = True
-        logits = model(ids, predict_at=where).logits
-        logits[:, :n_special] = float("-inf")  # specials are never an answer
+        logits = model(lexicon.pieces_of(ids), predict_at=where).logits
+        logits[:, : lexicon.vocabulary.n_special] = float("-inf")  # specials are never an answer
         chunks = logits.split([len(masks.positions[i]) for i in rows])
         out.update(zip(rows, chunks, strict=True))
     return [out[i] for i in range(len(masks.inputs))]
 
 
-def score_masks(model: MaskedLanguageModel, vocabulary: Vocabulary, counts: BigramCounts, masks: MaskSet) -> dict:
+def score_masks(model: MaskedLanguageModel, lexicon: Lexicon, counts: BigramCounts, masks: MaskSet) -> dict:
     totals = dict.fromkeys(["top1", "top5", "unigram_top1", "unigram_top5", "bigram_top1", "bigram_top5"], 0)
     n_masked = 0
     unigram = counts.unigram_scores()
-    for i, logits in enumerate(model_scores(model, masks, vocabulary.n_special)):
+    for i, logits in enumerate(model_scores(model, masks, lexicon)):
         sequence, chosen = masks.inputs[i], set(masks.positions[i])
         for j, (p, target) in enumerate(zip(masks.positions[i], masks.targets[i], strict=True)):
             n_masked += 1
@@ -99,7 +102,7 @@ def score_masks(model: MaskedLanguageModel, vocabulary: Vocabulary, counts: Bigr
                 ("unigram_", unigram),
                 ("bigram_", counts.bigram_scores(left, right)),
             ):
-                top1, top5 = _hits(scores, target, vocabulary.unk_id)
+                top1, top5 = _hits(scores, target, lexicon.n_output)
                 totals[name + "top1"] += top1
                 totals[name + "top5"] += top5
     return {**{k: v / max(n_masked, 1) for k, v in totals.items()}, "n_masked": n_masked}
@@ -107,7 +110,7 @@ def score_masks(model: MaskedLanguageModel, vocabulary: Vocabulary, counts: Bigr
 
 def evaluate(
     model: MaskedLanguageModel,
-    vocabulary: Vocabulary,
+    lexicon: Lexicon,
     corpus: Corpus,
     *,
     mode: str = "every-word",
@@ -116,15 +119,24 @@ def evaluate(
     max_lines: int | None = None,
     counts: BigramCounts | None = None,
 ) -> dict:
-    """Held-out masked-word accuracy of the model and of both counting baselines, on the same masks."""
+    """Held-out masked-word accuracy of the model and of both counting baselines, on the same masks. For a mixed
+    corpus, the top-level numbers pool every part's masks and `parts` holds each part's own."""
     max_len = model.config.max_len
-    held_out = encode_lines(corpus.held_out[:max_lines], vocabulary, max_len)
     if counts is None:
-        counts = BigramCounts(encode_lines(corpus.train, vocabulary, max_len), len(vocabulary), vocabulary.n_special)
+        counts = train_counts(lexicon, corpus, max_len)
+    if corpus.parts:
+        parts = {part.name: evaluate(model, lexicon, part, mode=mode, rate=rate, seeds=seeds, max_lines=max_lines,
+                                     counts=counts) for part in corpus.parts}  # fmt: skip
+        n = sum(r["n_masked"] for r in parts.values())
+        pooled = {k: sum(r[k] * r["n_masked"] for r in parts.values()) / max(n, 1) for k in _SCORES}
+        return {"corpus": corpus.name, "mode": mode, **pooled, "n_masked": n, "parts": parts}
+    held_out = encode_lines(corpus.held_out[:max_lines], lexicon, max_len)
     if mode == "every-word":
-        result = score_masks(model, vocabulary, counts, every_word_masks(held_out, vocabulary.mask_id))
+        result = score_masks(model, lexicon, counts, every_word_masks(held_out, lexicon.vocabulary.mask_id,
+                                                                       lexicon.is_word))  # fmt: skip
     elif mode == "random":
-        runs = [score_masks(model, vocabulary, counts, random_masks(held_out, vocabulary.mask_id, rate, s))
+        runs = [score_masks(model, lexicon, counts, random_masks(held_out, lexicon.vocabulary.mask_id,
+                                                                 lexicon.is_word, rate, s))
                 for s in range(seeds)]  # fmt: skip
         result = {k: sum(r[k] for r in runs) / len(runs) for k in runs[0]}
         result["n_masked"] = sum(r["n_masked"] for r in runs)
@@ -133,10 +145,20 @@ def evaluate(
     return {"corpus": corpus.name, "mode": mode, **result}
 
 
+_SCORES = ("top1", "top5", "unigram_top1", "unigram_top5", "bigram_top1", "bigram_top5")
+
+
+def train_counts(lexicon: Lexicon, corpus: Corpus, max_len: int) -> BigramCounts:
+    """The counting baselines, estimated on the training lines (each once, however a mix weights them)."""
+    sequences = encode_lines(corpus.train, lexicon, max_len)
+    return BigramCounts(sequences, len(lexicon), lexicon.vocabulary.n_special, lexicon.n_output)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Held-out masked-word accuracy against counting baselines.")
     parser.add_argument("--checkpoint", required=True, help="checkpoint folder written by attention_core.train")
-    parser.add_argument("--corpus", default="quran", help="quran, hadith, or a UTF-8 text file (one line each)")
+    parser.add_argument("--corpus", default="quran,hadith",
+                        help="quran, hadith, both (quran,hadith: each part scored alone), or a UTF-8 text file")  # fmt: skip
     parser.add_argument("--mode", choices=["every-word", "random"], default="every-word",
                         help="mask every held-out word in turn, or a random share at once")  # fmt: skip
     parser.add_argument("--rate", type=float, default=0.15, help="share of words masked in random mode")
@@ -150,10 +172,15 @@ def main(argv: list[str] | None = None) -> int:
     except (CheckpointError, CorpusError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    result = evaluate(model, vocabulary, corpus, mode=args.mode, rate=args.rate, seeds=args.seeds,
+    result = evaluate(model, Lexicon(vocabulary), corpus, mode=args.mode, rate=args.rate, seeds=args.seeds,
                       max_lines=args.max_lines)  # fmt: skip
-    print(json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in result.items()}))
+    print(json.dumps(_rounded(result), ensure_ascii=False))
     return 0
+
+
+def _rounded(result: dict) -> dict:
+    return {k: _rounded(v) if isinstance(v, dict) else round(v, 4) if isinstance(v, float) else v
+            for k, v in result.items()}  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -18,11 +18,11 @@ from attention_core.attention_model import AttentionModel
 from attention_core.checkpoint import load_checkpoint
 from attention_core.embeddings import Sentence, TableEmbedding
 from attention_core.encoder import MaskedLanguageModel
-from attention_core.text import Token, tokenize
+from attention_core.text import MASK, Token, tokenize
 from attention_core.vocabulary import CLS, Vocabulary
 from attention_core.word_pieces import WordPieces
 
-SHIPPED = Path(__file__).parent / "shipped" / "quran"
+SHIPPED = Path(__file__).parent / "shipped" / "arabic"
 CLS_TOKEN = Token(CLS, CLS, is_word=False)
 
 
@@ -49,28 +49,43 @@ class Analysis:
 
 
 class TrainedModel(AttentionModel):
-    """A masked-language model trained here (the shipped Arabic one, or a user's), one token per typed word."""
+    """A masked-language model trained here (the shipped Arabic one, or a user's): one token per typed word, each
+    word's vector built from its word pieces, so every typed word has a learned vector."""
 
     can_fill_mask = True
-    reads_word_pieces = False  # one token per typed word
+    reads_word_pieces = False  # attention runs over whole words; pieces only build the words' vectors
+    builds_words_from_pieces = True
 
     def __init__(self, model: MaskedLanguageModel, vocabulary: Vocabulary, *, name: str, step: int) -> None:
         self.model = model.eval()
         self.vocabulary = vocabulary
         self.name = name
         self.step = step
+        with torch.no_grad():
+            # [UNK] stands for a character never seen in training, so its vector was never trained: give it the
+            # mean piece vector, which resembles every word a little and none much (it must not dominate V·Vᵀ).
+            table = self.model.embedding.weight
+            if len(table) > vocabulary.n_special:
+                table[vocabulary.unk_id] = table[vocabulary.n_special :].mean(dim=0)
 
     @property
     def has_position_bias(self) -> bool:
-        """True when the heads add a learned bias per distance to their scores (the shipped "quran" preset)."""
+        """True when the heads add a learned bias per distance to their scores (the shipped preset)."""
         return self.model.config.position_bias
 
+    def pieces(self, tokens: list[Token]) -> torch.Tensor:
+        """(1, n, P) the piece ids of each token, padded with [PAD]."""
+        rows = [self.vocabulary.pieces.ids(t.norm) for t in tokens]
+        ids = torch.zeros(1, len(rows), max(map(len, rows), default=1), dtype=torch.long)
+        for i, row in enumerate(rows):
+            ids[0, i, : len(row)] = torch.tensor(row)
+        return ids
+
     def encode(self, tokens: list[Token]) -> tuple[list[Token], torch.Tensor, tuple[bool, ...]]:
-        """([CLS] + tokens cut to max_len, their ids (1, n), which ones the vocabulary knows)."""
+        """([CLS] + tokens cut to max_len, their pieces (1, n, P), which ones have a learned vector)."""
         tokens = [CLS_TOKEN, *tokens][: self.model.config.max_len]
-        ids = self.vocabulary.encode(t.norm for t in tokens)
-        known = tuple(t.norm in self.vocabulary.index for t in tokens)
-        return tokens, torch.tensor([ids]), known
+        known = tuple(self.vocabulary.is_known(t.norm) for t in tokens)
+        return tokens, self.pieces(tokens), known
 
     @property
     def max_words(self) -> int:
@@ -82,9 +97,13 @@ class TrainedModel(AttentionModel):
         return min(len(tokens), self.max_words)
 
     def known_share(self, tokens: list[Token]) -> float:
-        """Share of the words (not punctuation) that the vocabulary knows; 0.0 for a sentence without words."""
+        """Share of the words (not punctuation) with a learned vector; 0.0 for a sentence without words."""
         words = [t for t in tokens if t.is_word]
-        return sum(t.norm in self.vocabulary.index for t in words) / len(words) if words else 0.0
+        return sum(self.vocabulary.is_known(t.norm) for t in words) / len(words) if words else 0.0
+
+    def word_pieces_of(self, token: Token) -> list[str]:
+        """How the model reads one typed word: its pieces (continuations start with ##)."""
+        return self.vocabulary.pieces.strings(token.norm)
 
     def fill_mask(self, text: str, k: int = 5) -> list[tuple[str, float]]:
         """The k likeliest words for the first [MASK] in text, with their probabilities, best first."""
@@ -92,49 +111,66 @@ class TrainedModel(AttentionModel):
 
     @torch.no_grad()
     def predict(self, tokens: list[Token], k: int = 5) -> list[tuple[str, float]]:
-        """fill_mask for tokens: the k likeliest words for the first [MASK] token."""
-        _, ids, _ = self.encode(tokens)
-        blanks = (ids[0] == self.vocabulary.mask_id).nonzero().flatten()
-        if len(blanks) == 0:
+        """fill_mask for tokens: the k likeliest whole words for the first [MASK] token, as people write them."""
+        all_tokens, pieces, _ = self.encode(tokens)
+        blanks = [i for i, t in enumerate(all_tokens) if t.norm == MASK]
+        if not blanks:
             raise ValueError("the text has no [MASK] to fill")
-        logits = self.model(ids).logits[0, blanks[0]]
+        hidden = self.model(pieces, predict=False).hidden[0, blanks[0]]
+        logits = self.model.predict_words(hidden)
         logits[: self.vocabulary.n_special] = float("-inf")  # never answer with [PAD], [UNK], [MASK], [CLS]
         probabilities = torch.softmax(logits, dim=-1)
         top = torch.topk(probabilities, min(k, len(self.vocabulary) - self.vocabulary.n_special))
-        return [(self.vocabulary.words[i], float(p)) for p, i in zip(top.values, top.indices, strict=True)]
+        return [(self.vocabulary.shown(int(i)), float(p)) for p, i in zip(top.values, top.indices, strict=True)]
 
     @torch.no_grad()
     def analyze(self, text: str | list[Token]) -> Analysis:
         """Tokens, V, what every layer's attention reads and every head's weights for a sentence (text or tokens).
         The layers run one by one, as MaskedLanguageModel.forward runs them in eval mode (a test compares)."""
-        tokens, ids, known = self.encode(tokenize(text) if isinstance(text, str) else list(text))
-        V = self.model.embed(ids)
+        tokens, pieces, known = self.encode(tokenize(text) if isinstance(text, str) else list(text))
+        V = self.model.embed(pieces)
         x, inputs, weights = V, [], []
         for layer in self.model.layers:
             inputs.append(layer.norm1(x)[0])  # pre-norm: the attention reads the normalised input
             x, layer_weights = layer(x, None, True)
             weights.append(layer_weights[0])
         labels = [t.surface for t in tokens]
-        pieces = WordPieces.one_per_token(labels, [i == 0 for i in range(len(tokens))], list(known))
-        return Analysis(tuple(tokens), known, V[0], torch.stack(weights), pieces, tuple(inputs))
+        pieces_of = WordPieces.one_per_token(labels, [i == 0 for i in range(len(tokens))], list(known))
+        return Analysis(tuple(tokens), known, V[0], torch.stack(weights), pieces_of, tuple(inputs))
 
     def position_bias(self, layer: int, n: int) -> torch.Tensor | None:
         """(n_heads, n, n) the layer's learned relative-position bias, or None without one."""
         bias = self.model.layers[layer].position_bias
         return bias(n)[0] if bias is not None else None
 
+    @torch.no_grad()
     def sentence(self, tokens: list[Token], use_position: bool = True, whole_words: bool = True) -> Sentence:
-        """The sentence as the model's first layer sees it (without its [CLS]): trained word vectors, plus the
-        positional encoding of the places the words take after [CLS] when use_position is on."""
-        all_tokens, ids, known = self.encode(tokens)
-        with torch.no_grad():  # the model's own embedding step only: no layer needs to run for V
-            words = self.model.embed(ids, use_position=False)[0, 1:]
-            V = self.model.embed(ids)[0, 1:] if use_position else words
-        return Sentence(tokens=tuple(all_tokens[1:]), words=words, V=V, known=known[1:])
+        """The sentence as the model's first layer sees it (without its [CLS]): each word's vector (the mean of
+        its pieces' trained vectors, scaled by √d), plus the positional encoding of its place after [CLS].
+        whole_words=False: one row per piece instead (its own vector, plus the position of its word)."""
+        all_tokens, pieces, known = self.encode(tokens)
+        scale = math.sqrt(self.model.config.d_model)
+        position = self.model.position[1 : len(all_tokens)]
+        add_position = use_position and self.model.config.sinusoidal
+        if whole_words:
+            words = self.model.embed(pieces, use_position=False)[0, 1:]
+            V = words + position if add_position else words
+            return Sentence(tokens=tuple(all_tokens[1:]), words=words, V=V, known=known[1:])
+        rows, labels, row_known, places = [], [], [], []
+        for place, token in enumerate(all_tokens[1:]):
+            for piece_id, piece in zip(self.vocabulary.pieces.ids(token.norm), self.word_pieces_of(token), strict=True):
+                rows.append(piece_id)
+                labels.append(Token(piece, piece, is_word=token.is_word))
+                row_known.append(piece_id != self.vocabulary.unk_id)
+                places.append(place)
+        words = self.model.embedding.weight[torch.tensor(rows, dtype=torch.long)] * scale
+        V = words + position[torch.tensor(places, dtype=torch.long)] if add_position else words
+        return Sentence(tokens=tuple(labels), words=words, V=V, known=tuple(row_known))
 
     def embedding(self) -> TableEmbedding:
-        """The trained word vectors (scaled by √d, as the model scales them) as an embedding table."""
-        table = self.model.embedding.weight.detach() * math.sqrt(self.model.config.d_model)
+        """The vectors of the words the model can guess (scaled by √d, as the model scales them) as a table."""
+        with torch.no_grad():
+            table = self.model.output_vectors() * math.sqrt(self.model.config.d_model)
         return TableEmbedding(self.vocabulary.index, table, self.vocabulary.unk_id)
 
 

@@ -24,8 +24,9 @@ def mask_words(
     vocab_size: int,
     generator: torch.Generator,
 ) -> MaskedBatch:
-    """Mask a batch of ids (B, T). Ids below n_special ([PAD], [UNK], [MASK], [CLS]) are never chosen."""
-    eligible = ids >= n_special
+    """Mask a batch of token ids (B, T). Only the words the model can guess are chosen: ids from n_special
+    (after [PAD], [UNK], [MASK], [CLS]) up to vocab_size (rarer words and punctuation come after it)."""
+    eligible = (ids >= n_special) & (ids < vocab_size)
     draw = torch.rand(ids.shape, generator=generator)
     chosen = (draw < rate) & eligible
     if not chosen.any() and eligible.any():  # a tiny batch may draw nothing: take its likeliest word instead

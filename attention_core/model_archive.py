@@ -13,13 +13,13 @@ import tempfile
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from attention_core.checkpoint import CONFIG, OPTIMIZER, VOCABULARY, WEIGHTS, CheckpointError
+from attention_core.checkpoint import CONFIG, OLD_FORMAT, OPTIMIZER, TOKENIZER, VOCABULARY, WEIGHTS, CheckpointError
 from attention_core.inference import TrainedModel, load_model
 
 MAX_ARCHIVE_BYTES = 60_000_000  # a base-preset model with its optimizer state zips to about 50 MB
 MAX_UNPACKED_BYTES = 200_000_000
-NEEDED = (WEIGHTS, CONFIG, VOCABULARY)
-READ = {WEIGHTS, CONFIG, VOCABULARY}  # the optimizer state (and the log) are not needed to look at a model
+NEEDED = (WEIGHTS, CONFIG, VOCABULARY, TOKENIZER)
+READ = {WEIGHTS, CONFIG, VOCABULARY, TOKENIZER}  # the optimizer state (and the log) are not needed to look at a model
 IGNORED = {OPTIMIZER, "metrics.jsonl"}
 
 
@@ -42,6 +42,8 @@ def load_model_archive(data: bytes, name: str) -> TrainedModel:
         elif base not in IGNORED:
             raise CheckpointError(f"{name}: unexpected file {info.filename!r}; a model zip holds {', '.join(NEEDED)}")
     missing = [needed for needed in NEEDED if needed not in by_name]
+    if missing == [TOKENIZER]:
+        raise CheckpointError(f"{name}: {OLD_FORMAT}")
     if missing:
         raise CheckpointError(f"{name}: missing {', '.join(missing)}; is this a model downloaded from the Train page?")
     if sum(info.file_size for info in by_name.values()) > MAX_UNPACKED_BYTES:

@@ -24,11 +24,11 @@ import torch
 import torch.distributed as dist
 
 from attention_core.baselines import BigramCounts
-from attention_core.batches import encode_lines, length_bucketed_batches
+from attention_core.batches import Lexicon, encode_lines, length_bucketed_batches
 from attention_core.checkpoint import OPTIMIZER, CheckpointError, load_checkpoint, read_tensors, save_checkpoint
 from attention_core.corpora import Corpus, CorpusError, load_corpus
 from attention_core.encoder import EncoderConfig, MaskedLanguageModel, preset
-from attention_core.evaluate import evaluate
+from attention_core.evaluate import evaluate, train_counts
 from attention_core.masking import MaskedBatch, mask_words
 from attention_core.vocabulary import Vocabulary, build_vocabulary
 
@@ -39,6 +39,7 @@ class TrainSettings:
     minutes: float | None = 10.0  # stop after this many minutes of training (None: only steps count)
     lr: float = 6e-3  # peak learning rate of AdamW, reached after the warm-up, then cosine decay to 10 %
     batch_size: int = 96  # sentences per step (one ayah each for the Qur'an: about 1,200 words)
+    max_batch_tokens: int = 6000  # a batch of long windows (hadith) holds fewer sentences: steps cost alike
     warmup: int = 200  # steps of linear warm-up
     final_lr: float = 0.0  # the cosine decay ends at this share of the peak learning rate
     weight_decay: float = 0.1  # small corpora overfit; decay keeps the word vectors modest
@@ -48,8 +49,9 @@ class TrainSettings:
     eval_lines: int = 300  # held-out lines scored during training (the full score is attention_core.evaluate)
     log_every: int = 50  # steps between metric lines in metrics.jsonl
     save_every_s: float = 120.0  # seconds between checkpoint saves (and one at the end)
-    min_count: int = 2  # a word needs this many training occurrences to get its own vector
-    max_vocab: int = 8000  # vocabulary size limit, special tokens included
+    min_count: int = 2  # a word needs this many training occurrences to be one the model can guess
+    max_vocab: int = 24_000  # words the model can guess, special tokens included
+    n_pieces: int = 16_000  # word pieces learned from the training text (every word is read through them)
 
     def __post_init__(self) -> None:
         if self.steps is None and self.minutes is None:
@@ -145,10 +147,19 @@ def _start(corpus: Corpus, config: EncoderConfig | str, settings: TrainSettings,
         model, vocabulary, step = load_checkpoint(out)  # raises, touching nothing, if the checkpoint is broken
         saved, optimizer_step = read_tensors(out / OPTIMIZER) if (out / OPTIMIZER).is_file() else (None, -1)
         return model.train(), vocabulary, step, saved if optimizer_step == step else None
-    vocabulary = build_vocabulary(corpus.train, settings.min_count, settings.max_vocab)
+    vocabulary = build_vocabulary(corpus.train, settings.min_count, settings.max_vocab, settings.n_pieces)
     base = preset(config) if isinstance(config, str) else config
     set_seed(settings.seed)
-    return MaskedLanguageModel(replace(base, vocab_size=len(vocabulary))), vocabulary, 0, None
+    sized = replace(base, vocab_size=len(vocabulary), n_pieces=len(vocabulary.pieces))
+    return MaskedLanguageModel(sized, vocabulary.output_pieces()), vocabulary, 0, None
+
+
+def training_sequences(corpus: Corpus, lexicon: Lexicon, max_len: int) -> list[list[int]]:
+    """Every part's training windows, each part repeated by its weight (one epoch of a mix)."""
+    sequences: list[list[int]] = []
+    for part in corpus.weighted_parts():
+        sequences += encode_lines(part.train, lexicon, max_len) * part.weight
+    return sequences
 
 
 def _progress(settings: TrainSettings, steps_done: int, elapsed_s: float) -> float:
@@ -204,8 +215,9 @@ def train(
     optimizer = _optimizer(model, settings)
     if saved_optimizer is not None:
         load_optimizer_tensors(optimizer, saved_optimizer)
-    sequences = encode_lines(corpus.train, vocabulary, model.config.max_len)
-    counts = BigramCounts(sequences, len(vocabulary), vocabulary.n_special) if rank == 0 else None
+    lexicon = Lexicon(vocabulary)
+    sequences = training_sequences(corpus, lexicon, model.config.max_len)
+    counts = train_counts(lexicon, corpus, model.config.max_len) if rank == 0 else None
     batch_order = torch.Generator().manual_seed(settings.seed)  # the same on every rank: ranks take turns
     masks = torch.Generator().manual_seed(settings.seed * 1000 + rank + step)
     result = TrainResult(model, vocabulary, step)
@@ -221,8 +233,9 @@ def train(
     done = False
     while not done:
         for ids in length_bucketed_batches(
-            sequences, settings.batch_size, batch_order, rank=rank, world_size=world_size
-        ):
+            sequences, settings.batch_size, batch_order, rank=rank, world_size=world_size,
+            max_tokens=settings.max_batch_tokens,
+        ):  # fmt: skip
             progress = _progress(settings, step - first_step, time.monotonic() - started)
             done = _agreed(progress >= 1.0 or (should_stop is not None and should_stop()), world_size)
             if done:
@@ -232,15 +245,16 @@ def train(
                 group["lr"] = lr
             batch = mask_words(ids, rate=settings.mask_rate, mask_id=vocabulary.mask_id,
                                n_special=vocabulary.n_special, vocab_size=len(vocabulary), generator=masks)  # fmt: skip
-            loss = _train_step(trained, optimizer, batch)
+            loss = _train_step(trained, optimizer, replace(batch, inputs=lexicon.pieces_of(batch.inputs)))
             step += 1
             tokens_seen += int((ids != vocabulary.pad_id).sum()) * world_size
             if rank != 0:
                 continue
             evaluation = None
             if step % settings.eval_every == 0:
-                evaluation = evaluate(model, vocabulary, corpus, max_lines=settings.eval_lines, counts=counts)
-                _append_metrics(out, {"event": "eval", "step": step, **evaluation})
+                evaluation = evaluate(model, lexicon, corpus, max_lines=settings.eval_lines, counts=counts)
+                _append_metrics(out, {"event": "eval", "step": step, "elapsed_s": time.monotonic() - started,
+                                      **evaluation})  # fmt: skip
                 model.train()
             elapsed = time.monotonic() - started
             report = StepReport(step, loss.item(), lr, tokens_seen / max(elapsed, 1e-9), elapsed, min(progress, 1.0),
@@ -258,12 +272,13 @@ def train(
                 save_checkpoint(out, model, vocabulary, step=step, optimizer_state=optimizer_tensors(optimizer))
                 last_save = time.monotonic()
     result.step = step
-    _finish(result, optimizer, corpus, settings, out, counts, rank, world_size, started, on_step)
+    _finish(result, optimizer, corpus, lexicon, settings, out, counts, rank, world_size, started, on_step)
     return result
 
 
-def _finish(result: TrainResult, optimizer: torch.optim.Optimizer, corpus: Corpus, settings: TrainSettings,
-            out: Path | None, counts: BigramCounts | None, rank: int, world_size: int, started: float,
+def _finish(result: TrainResult, optimizer: torch.optim.Optimizer, corpus: Corpus, lexicon: Lexicon,
+            settings: TrainSettings, out: Path | None, counts: BigramCounts | None, rank: int, world_size: int,
+            started: float,
             on_step: Callable[[StepReport], None] | None) -> None:  # fmt: skip
     """Check the ranks agree, save the final checkpoint, log the final held-out score."""
     if world_size > 1:
@@ -275,7 +290,7 @@ def _finish(result: TrainResult, optimizer: torch.optim.Optimizer, corpus: Corpu
         if out is not None:
             save_checkpoint(out, result.model, result.vocabulary, step=result.step,
                             optimizer_state=optimizer_tensors(optimizer))  # fmt: skip
-        final = evaluate(result.model, result.vocabulary, corpus, max_lines=settings.eval_lines, counts=counts)
+        final = evaluate(result.model, lexicon, corpus, max_lines=settings.eval_lines, counts=counts)
         _append_metrics(out, {"event": "end", "step": result.step, "elapsed_s": time.monotonic() - started, **final})
         if on_step is not None and result.history:
             on_step(replace(result.history[-1], evaluation=final, progress=1.0))
@@ -307,7 +322,9 @@ def _progress_bar(settings: TrainSettings) -> Callable[[StepReport], None]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Train the masked-language model on a corpus.")
     parser.add_argument(
-        "--corpus", default="quran", help="quran (default), hadith, or a UTF-8 text file, one line each"
+        "--corpus", default="quran*4,hadith",
+        help="quran, hadith, a UTF-8 text file (one line each), or a mix: quran*4,hadith (the default) reads the "
+        "Qurʾān's lines four times per epoch beside the hadith",
     )
     parser.add_argument("--out", required=True, help="checkpoint folder (created; saved into atomically)")
     parser.add_argument("--minutes", type=float, default=None, help="time budget (default 10 when --steps is absent)")
@@ -318,17 +335,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mask-rate", type=float, default=TrainSettings.mask_rate, help="share of words masked")
     parser.add_argument("--seed", type=int, default=0, help="seed for weights, batch order and masks")
     parser.add_argument("--resume", action="store_true", help="continue the checkpoint in --out")
+    parser.add_argument("--eval-every", type=int, default=TrainSettings.eval_every,
+                        help="steps between held-out evaluations (they give the learning curve)")  # fmt: skip
+    parser.add_argument("--eval-lines", type=int, default=TrainSettings.eval_lines,
+                        help="held-out lines of each corpus scored at each evaluation")  # fmt: skip
+    parser.add_argument("--dropout", type=float, default=None, help="override the preset's dropout")
     parser.add_argument("--threads", type=int, default=None, help="torch threads per process (default: all cores)")
     args = parser.parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
     minutes = args.minutes if args.minutes is not None or args.steps is not None else 10.0
     settings = TrainSettings(steps=args.steps, minutes=minutes, lr=args.lr, batch_size=args.batch_size,
-                             mask_rate=args.mask_rate, seed=args.seed)  # fmt: skip
+                             mask_rate=args.mask_rate, seed=args.seed, eval_every=args.eval_every,
+                             eval_lines=args.eval_lines)  # fmt: skip
     try:
         corpus = load_corpus(args.corpus)
         rank = int(os.environ.get("RANK", "0"))
-        result = train(corpus, args.preset, settings, out=args.out, resume=args.resume,
+        config = preset(args.preset, **({"dropout": args.dropout} if args.dropout is not None else {}))
+        result = train(corpus, config, settings, out=args.out, resume=args.resume,
                        on_step=_progress_bar(settings) if rank == 0 else None)  # fmt: skip
     except (CorpusError, CheckpointError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
