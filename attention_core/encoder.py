@@ -51,8 +51,15 @@ PRESETS: dict[str, EncoderConfig] = {
     # No dropout on the attention weights: it would hide a head's neighbour from it at random. 1.43 M (1.12 M
     # with the Qur'an's 5,639 words).
     "arabic3": EncoderConfig(
-        d_model=128, n_heads=4, n_layers=3, d_ff=512, dropout=0.1, attention_dropout=0.0, position_bias=True,
-        local_init=True, max_len=128,
+        d_model=128,
+        n_heads=4,
+        n_layers=3,
+        d_ff=512,
+        dropout=0.1,
+        attention_dropout=0.0,
+        position_bias=True,
+        local_init=True,
+        max_len=128,
     ),
     "quran": EncoderConfig(
         d_model=128,

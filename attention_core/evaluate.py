@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Held-out masked-word accuracy against counting baselines.")
     parser.add_argument("--checkpoint", required=True, help="checkpoint folder written by attention_core.train")
     parser.add_argument("--corpus", default="quran,hadith",
-                        help="quran, hadith, both (quran,hadith: each part scored alone), or a UTF-8 text file")  # fmt: skip
+                        help="quran, hadith, a mix (quran,hadith: parts scored alone), or a text file")  # fmt: skip
     parser.add_argument("--mode", choices=["every-word", "random"], default="every-word",
                         help="mask every held-out word in turn, or a random share at once")  # fmt: skip
     parser.add_argument("--rate", type=float, default=0.15, help="share of words masked in random mode")

@@ -322,7 +322,8 @@ def _progress_bar(settings: TrainSettings) -> Callable[[StepReport], None]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Train the masked-language model on a corpus.")
     parser.add_argument(
-        "--corpus", default="quran*4,hadith",
+        "--corpus",
+        default="quran*4,hadith",
         help="quran, hadith, a UTF-8 text file (one line each), or a mix: quran*4,hadith (the default) reads the "
         "Qurʾān's lines four times per epoch beside the hadith",
     )
