@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     config = json.loads((args.checkpoint / "config.json").read_text(encoding="utf-8"))
     metrics = args.checkpoint / "metrics.jsonl"
     start = json.loads(metrics.read_text(encoding="utf-8").splitlines()[0]) if metrics.is_file() else {}
-    lines_note = f"the first {args.max_lines:,} held-out lines of each part" if args.max_lines else "every held-out line"
+    lines_note = f"the first {args.max_lines:,} held-out lines of each" if args.max_lines else "every held-out line"
     text = "\n\n".join([
         "# The shipped Arabic model's scores\n\nWritten by `python bench/arabic_model_report.py` "
         f"({time.strftime('%Y-%m-%d')}); do not edit by hand. Checkpoint `{args.checkpoint}`, {lines_note}.",
