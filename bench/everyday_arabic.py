@@ -1,0 +1,219 @@
+"""How the Arabic model reads everyday Modern Standard Arabic: the sentences of bench/everyday_arabic.txt.
+
+    python bench/everyday_arabic.py                                   # the shipped model
+    python bench/everyday_arabic.py --checkpoint checkpoints/arabic --out everyday.json
+
+The model learned from the Qurʾān and the hadith; a student types about school, home, food and the weather.
+(a) the words it has no learned vector for (a piece is [UNK]: a character never seen in training);
+(b) top-1 / top-5 when a common word (في، إلى، على، من، مع، أن، عن) is hidden: every occurrence in turn, one blank
+    at a time, compared in normalised form (أن = ان, إلى = الى);
+(c) ten sentences with their top-3 guesses;
+(d) how many words it reads in several word pieces, with examples.
+Prints readable tables, then one JSON object of the numbers (also written to --out if given).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parents[1]))  # run as a script from anywhere in the repository
+from attention_core.inference import SHIPPED, TrainedModel, load_model
+from attention_core.text import MASK, Token, normalize_word, tokenize
+
+SENTENCES = Path(__file__).with_suffix(".txt")
+COMMON_WORDS = ("في", "إلى", "على", "من", "مع", "أن", "عن", "ان", "الى")
+COMMON = frozenset(normalize_word(word) for word in COMMON_WORDS)  # في الى على من مع ان عن
+WRITTEN = {normalize_word(word): word for word in COMMON_WORDS[:7]}  # how the tables show them: إلى, أن
+BLANK = Token(MASK, MASK, is_word=False)
+
+
+def read_sentences(path: Path = SENTENCES) -> list[str]:
+    """The non-blank lines of the sentence file."""
+    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def words_of(sentence: str) -> list[Token]:
+    """The sentence's words (punctuation left out)."""
+    return [token for token in tokenize(sentence) if token.is_word]
+
+
+# (a) words without a learned vector
+
+
+@dataclass(frozen=True)
+class Coverage:
+    n_words: int  # word occurrences in the set
+    unknown: tuple[str, ...]  # the occurrences with an [UNK] piece, as typed
+
+    @property
+    def unknown_share(self) -> float:
+        return len(self.unknown) / self.n_words if self.n_words else 0.0
+
+
+def coverage(model: TrainedModel, sentences: list[str]) -> Coverage:
+    """How many of the set's words (occurrences) have no learned vector."""
+    words = [token for sentence in sentences for token in words_of(sentence)]
+    unknown = tuple(token.surface for token in words if not model.vocabulary.is_known(token.norm))
+    return Coverage(len(words), unknown)
+
+
+# (b) a common word hidden
+
+
+@dataclass(frozen=True)
+class Blank:
+    sentence: str
+    tokens: tuple[Token, ...]  # the sentence with one common word replaced by [MASK]
+    hidden: Token  # the word that was there
+
+
+def common_word_blanks(sentences: list[str]) -> list[Blank]:
+    """Every occurrence of a common word in every sentence, hidden alone (one blank per occurrence)."""
+    blanks = []
+    for sentence in sentences:
+        tokens = tokenize(sentence)
+        for i, token in enumerate(tokens):
+            if token.is_word and token.norm in COMMON:
+                blanks.append(Blank(sentence, (*tokens[:i], BLANK, *tokens[i + 1 :]), token))
+    return blanks
+
+
+@dataclass(frozen=True)
+class Guessed:
+    blank: Blank
+    guesses: tuple[tuple[str, float], ...]  # (written word, probability), best first
+
+    @property
+    def rank(self) -> int | None:
+        """1 when the best guess is the hidden word (normalised), 2 for the second, …; None if not guessed."""
+        norms = [normalize_word(word) for word, _ in self.guesses]
+        return norms.index(self.blank.hidden.norm) + 1 if self.blank.hidden.norm in norms else None
+
+
+def guess_blanks(model: TrainedModel, blanks: list[Blank], k: int = 5) -> list[Guessed]:
+    """The model's k best guesses for every blank."""
+    return [Guessed(blank, tuple(model.predict(list(blank.tokens), k))) for blank in blanks]
+
+
+def hit_rate(guessed: list[Guessed], k: int) -> float:
+    """Share of blanks whose hidden word is among the first k guesses."""
+    hits = sum(1 for g in guessed if g.rank is not None and g.rank <= k)
+    return hits / len(guessed) if guessed else 0.0
+
+
+def examples(guessed: list[Guessed], n: int = 10) -> list[Guessed]:
+    """The first blank of n sentences spread over the set."""
+    firsts = list({g.blank.sentence: g for g in reversed(guessed)}.values())[::-1]  # first blank per sentence
+    step = max(1, len(firsts) // n)
+    return firsts[::step][:n]
+
+
+# (d) words read in several pieces
+
+
+@dataclass(frozen=True)
+class Splits:
+    n_distinct: int  # distinct words of the set (normalised)
+    pieces: dict[str, tuple[str, ...]]  # written word → its pieces, for the distinct words read in ≥ 2 pieces
+    n_occurrences: int
+    n_split_occurrences: int
+
+
+def word_splits(model: TrainedModel, sentences: list[str]) -> Splits:
+    """Which words the model reads through two or more word pieces (first written form of each)."""
+    seen: dict[str, tuple[str, ...]] = {}
+    written: dict[str, str] = {}
+    n_occurrences = n_split = 0
+    for token in (token for sentence in sentences for token in words_of(sentence)):
+        pieces = seen.setdefault(token.norm, tuple(model.word_pieces_of(token)))
+        written.setdefault(token.norm, token.surface)
+        n_occurrences += 1
+        n_split += len(pieces) > 1
+    split = {written[norm]: pieces for norm, pieces in seen.items() if len(pieces) > 1}
+    return Splits(len(seen), split, n_occurrences, n_split)
+
+
+# the report
+
+
+@dataclass(frozen=True)
+class Report:
+    model: str
+    step: int
+    n_sentences: int
+    coverage: Coverage
+    guessed: list[Guessed]
+    splits: Splits
+
+
+def measure(model: TrainedModel, sentences: list[str]) -> Report:
+    """Every measure of this benchmark on one model."""
+    guessed = guess_blanks(model, common_word_blanks(sentences), k=5)
+    return Report(model.name, model.step, len(sentences), coverage(model, sentences), guessed,
+                  word_splits(model, sentences))  # fmt: skip
+
+
+def summary(report: Report) -> dict[str, float | int | str]:
+    """The numbers, as one JSON-ready object."""
+    splits = report.splits
+    return {
+        "model": report.model,
+        "step": report.step,
+        "sentences": report.n_sentences,
+        "words": report.coverage.n_words,
+        "unknown_words": len(report.coverage.unknown),
+        "unknown_share": round(report.coverage.unknown_share, 4),
+        "common_word_blanks": len(report.guessed),
+        "common_word_top1": round(hit_rate(report.guessed, 1), 4),
+        "common_word_top5": round(hit_rate(report.guessed, 5), 4),
+        "distinct_words": splits.n_distinct,
+        "distinct_words_split": len(splits.pieces),
+        "split_share_of_occurrences": round(splits.n_split_occurrences / max(1, splits.n_occurrences), 4),
+    }
+
+
+def print_report(report: Report) -> None:
+    """The readable tables: (a) unknown words, (b) hit rates per common word, (c) examples, (d) splits."""
+    cover = report.coverage
+    print(f"model {report.model} (step {report.step}), {report.n_sentences} sentences, {cover.n_words} words\n")
+    print(f"(a) without a learned vector: {len(cover.unknown)} of {cover.n_words} ({cover.unknown_share:.1%})")
+    print("    " + ("، ".join(sorted(set(cover.unknown))) or "none"))
+    print(f"\n(b) a common word hidden: {len(report.guessed)} blanks")
+    print(f"    {'word':<6} {'blanks':>6} {'top-1':>7} {'top-5':>7}")
+    for norm in sorted({g.blank.hidden.norm for g in report.guessed}):
+        group = [g for g in report.guessed if g.blank.hidden.norm == norm]
+        print(f"    {WRITTEN[norm]:<6} {len(group):>6} {hit_rate(group, 1):>7.1%} {hit_rate(group, 5):>7.1%}")
+    print(f"    {'all':<6} {len(report.guessed):>6} {hit_rate(report.guessed, 1):>7.1%} "
+          f"{hit_rate(report.guessed, 5):>7.1%}")  # fmt: skip
+    print("\n(c) examples: the sentence with its blank → top-3 guesses (the hidden word)")
+    for g in examples(report.guessed):
+        shown = " ".join(t.surface for t in g.blank.tokens)
+        top3 = "، ".join(f"{word} {p:.2f}" for word, p in g.guesses[:3])
+        print(f"    {shown}\n        → {top3}   ({g.blank.hidden.surface})")
+    splits = report.splits
+    print(f"\n(d) read in several pieces: {len(splits.pieces)} of {splits.n_distinct} distinct words "
+          f"({splits.n_split_occurrences} of {splits.n_occurrences} occurrences)")  # fmt: skip
+    for word, pieces in list(splits.pieces.items())[:15]:
+        print(f"    {word} = {' '.join(pieces)}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--checkpoint", default=str(SHIPPED), help="model folder (default: the shipped model)")
+    parser.add_argument("--sentences", default=str(SENTENCES), help="sentence file, one sentence a line")
+    parser.add_argument("--out", default=None, help="also write the JSON object to this file")
+    args = parser.parse_args(argv)
+    report = measure(load_model(args.checkpoint), read_sentences(Path(args.sentences)))
+    print_report(report)
+    numbers = summary(report)
+    print(json.dumps(numbers, ensure_ascii=False, indent=2))
+    if args.out:
+        Path(args.out).write_text(json.dumps(numbers, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
