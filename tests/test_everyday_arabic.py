@@ -49,7 +49,7 @@ def test_every_sentence_is_arabic_without_digits_or_latin_letters(sentences: lis
 
 
 def test_at_most_three_percent_of_the_words_lack_a_learned_vector(model: TrainedModel, sentences: list[str]) -> None:
-    found = coverage(model: TrainedModel, sentences)
+    found = coverage(model, sentences)
     assert found.n_words > 0
     assert found.unknown_share <= 0.03, sorted(set(found.unknown))
 
@@ -67,5 +67,5 @@ def test_the_measures_run_on_the_shipped_model(model: TrainedModel, sentences: l
     guessed = guess_blanks(model, common_word_blanks(sentences[:3]), k=5)
     assert all(len(g.guesses) == 5 for g in guessed)
     assert 0.0 <= hit_rate(guessed, 1) <= hit_rate(guessed, 5) <= 1.0
-    splits = word_splits(model: TrainedModel, sentences[:3])
+    splits = word_splits(model, sentences[:3])
     assert all(len(pieces) > 1 for pieces in splits.pieces.values())
