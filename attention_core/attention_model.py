@@ -1,6 +1,6 @@
 """What the app reads from any model, ours or pretrained: its shape, each layer's attention module, and what each
-layer's attention reads. TrainedModel (ours, one token per word) and PretrainedModel (MiniLM, word pieces) both
-build on it, so heads.head_view and the pages take either."""
+layer's attention reads. TrainedModel (ours: one token per word, its vector built from its pieces) and
+PretrainedModel (MiniLM, one token per word piece) both build on it, so heads.head_view and the pages take either."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ class AttentionModel(ABC):
 
     model: nn.Module
     reads_word_pieces: bool  # a typed word may be several tokens
+    builds_words_from_pieces: bool = False  # one token per typed word, its vector the mean of its pieces' vectors
     has_position_bias: bool  # heads add a learned bias per distance to their scores
     can_fill_mask: bool  # the model has a masked-word head
 

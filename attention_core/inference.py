@@ -1,7 +1,7 @@
 """A trained model as the app uses it: fill in a [MASK], or look inside — V and every head's attention.
 
 from attention_core import load_model
-model = load_model()                      # the shipped Qur'an model
+model = load_model()                      # the shipped Arabic model (Qurʾān + hadith)
 model.fill_mask("بسم الله [MASK] الرحيم")  # [("الرحمن", 0.93), …]
 analysis = model.analyze("الحمد لله رب العالمين")
 """

@@ -150,8 +150,7 @@ def _start(corpus: Corpus, config: EncoderConfig | str, settings: TrainSettings,
     vocabulary = build_vocabulary(corpus.train, settings.min_count, settings.max_vocab, settings.n_pieces)
     base = preset(config) if isinstance(config, str) else config
     set_seed(settings.seed)
-    sized = replace(base, vocab_size=len(vocabulary), n_pieces=len(vocabulary.pieces))
-    return MaskedLanguageModel(sized, vocabulary.output_pieces()), vocabulary, 0, None
+    return MaskedLanguageModel.for_vocabulary(base, vocabulary), vocabulary, 0, None
 
 
 def training_sequences(corpus: Corpus, lexicon: Lexicon, max_len: int) -> list[list[int]]:
@@ -194,7 +193,7 @@ def _train_step(trained: torch.nn.Module, optimizer: torch.optim.Optimizer, batc
 
 def train(
     corpus: Corpus,
-    config: EncoderConfig | str = "quran",
+    config: EncoderConfig | str = "arabic",
     settings: TrainSettings = TrainSettings(),
     *,
     out: str | Path | None = None,
@@ -330,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="checkpoint folder (created; saved into atomically)")
     parser.add_argument("--minutes", type=float, default=None, help="time budget (default 10 when --steps is absent)")
     parser.add_argument("--steps", type=int, default=None, help="step budget")
-    parser.add_argument("--preset", default="quran", help="model size: tiny, small, base, quran")
+    parser.add_argument("--preset", default="arabic", help="model size: tiny, small, base, arabic (the shipped one)")
     parser.add_argument("--lr", type=float, default=TrainSettings.lr, help="peak learning rate")
     parser.add_argument("--batch-size", type=int, default=TrainSettings.batch_size, help="sentences per step")
     parser.add_argument("--mask-rate", type=float, default=TrainSettings.mask_rate, help="share of words masked")

@@ -8,7 +8,7 @@ import streamlit as st
 from attention_core.figures import heatmap, word_labels
 from attention_core.text import MASK, Token
 from ui.controls import sentence_input
-from ui.models import chosen_model
+from ui.models import chosen_model, what_the_model_can_guess
 from ui.navigation import ensure_app_frame
 from ui.show import chart, flag_model_cut, flag_unknown_words, plain
 
@@ -59,7 +59,10 @@ with left:
         "probability": st.column_config.ProgressColumn("probability", min_value=0.0, max_value=1.0, format="%.3f")
     })  # fmt: skip
     n_words = len(model.vocabulary) - model.vocabulary.n_special
-    st.caption(f"Probabilities of the model's softmax over its {n_words:,} words; only the first blank is guessed.")
+    st.caption(
+        f"Probabilities of the model's softmax over its {n_words:,} words (each shown as it was most often "
+        "written in training); a [MASK] stands for one whole word, and only the first blank is guessed."
+    )
 with right:
     st.subheader("Where the blank looked")
     rows, matrix = analysis.attention_from(blank + 1)  # +1: the model's [CLS] comes first
@@ -73,5 +76,4 @@ with right:
         "Row = one head of one layer; each row is a softmax over the sentence and sums to 1. "
         "[CLS] is the start token every training sentence began with."
     )
-st.caption("The model knows only the words of the text it was trained on; words it never saw enter as [UNK] and "
-           "are marked (?).")  # fmt: skip
+st.caption(what_the_model_can_guess(model))

@@ -19,7 +19,7 @@ ensure_app_frame()
 st.title("Multi-head attention: what the trained heads learned")
 st.markdown(
     "A trained model has layers of heads (English MiniLM: 6 layers of 12, pretrained; the shipped Arabic model: "
-    "2 layers of 4). Each head learned its own "
+    "3 layers of 4). Each head learned its own "
     "W1, W2, W3 (others say Q, K, V) and "
     "so its own rule of who looks at whom. Switch a head's W's back to the identity to see how much of its "
     "pattern is learned, and compare with the raw V·Vᵀ of the same words."

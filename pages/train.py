@@ -23,7 +23,7 @@ ensure_app_frame()
 
 PROBE_MAX_WORDS = 24  # the probe is drawn once per head, small: longer ones are cut
 PRESET_NOTES = {
-    "quran": "2 layers × 4 heads, d = 128, heads start on neighbouring words (the shipped model's recipe)",
+    "arabic": "3 layers × 4 heads, d = 128, heads start on neighbouring words (the shipped model's recipe)",
     "tiny": "1 layer × 2 heads, d = 32: learns fast, learns little",
     "small": "2 layers × 4 heads, d = 128, positions from the sinusoidal encoding only",
     "base": "4 layers × 8 heads, d = 256: slow on a shared server",

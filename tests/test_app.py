@@ -9,6 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention_core.figures import UNKNOWN_MARK
+from attention_core.inference import load_model
 
 APP = str(Path(__file__).parents[1] / "app.py")
 
@@ -62,7 +63,7 @@ def test_typed_words_label_every_heatmap(page: str, text: str, words: list[str],
         assert (figure["layout"]["yaxis"].get("side") == "right") == rtl
 
 
-SIMILARITY_SWITCHES = [  # sources first: "automatic" is the Qur'an model for Arabic and random for English
+SIMILARITY_SWITCHES = [  # sources first: "automatic" is the Arabic model for Arabic and MiniLM for English
     ("radio", "similarity_embedding", "one-hot"),
     ("radio", "similarity_embedding", "trained model"),
     ("radio", "similarity_embedding", "random"),
@@ -161,16 +162,30 @@ def test_example_button_fills_the_sentence_and_follows_to_the_next_page() -> Non
     assert at.text_input(key="trainable_sentence").value == ARABIC
 
 
-def test_arabic_uses_the_trained_model_and_flags_unknown_words() -> None:
+def test_everyday_arabic_gets_the_trained_models_vectors_and_random_ones_are_announced() -> None:
     at = type_sentence(open_page("similarity"), "similarity", ARABIC)
     assert_clean(at)
     x_labels = figures(at)[1]["layout"]["xaxis"]["ticktext"]
-    # الطالب and المدرسة never occur in the Qur'an: they are marked, the two Qur'anic words are not.
-    assert x_labels == ["ذَهَبَ", "الطالبُ" + UNKNOWN_MARK, "إلى", "المدرسةِ" + UNKNOWN_MARK]
-    assert any("الطالبُ" in w.value and "[UNK]" in w.value for w in at.warning)
+    # الطالب and المدرسة never occur in the Qurʾān or the hadith, but their pieces do: no word is unknown.
+    assert x_labels == ARABIC_WORDS and not at.warning
     assert "(4 × 128)" in " ".join(c.value for c in at.caption)  # the trained vectors are 128 wide
+    assert any("learned word vectors" in c.value for c in at.sidebar.caption) and not at.info
+    at = flip(at, "toggle", "similarity_words", False)  # the pieces the model read, one row each
+    pieces = figures(at)[1]["layout"]["xaxis"]["ticktext"]
+    assert len(pieces) > 4 and any(p.startswith("##") for p in pieces)
     at = flip(at, "radio", "similarity_embedding", "random")
-    assert not at.warning and "(4 × 64)" in " ".join(c.value for c in at.caption)
+    assert "(4 × 64)" in " ".join(c.value for c in at.caption)
+    assert any("random vectors" in i.value for i in at.info)  # said where the heatmaps are, not only in the sidebar
+    assert any("random vectors" in c.value for c in at.sidebar.caption)
+
+
+def test_automatic_says_why_it_falls_back_to_random_vectors() -> None:
+    at = open_page("similarity")
+    at = flip(at, "radio", "similarity_model", "Arabic: Qurʾān + hadith model (shipped)")
+    at = type_sentence(at, "similarity", "The cat sat on the mat")  # no Arabic letter: nothing the model learned
+    assert_clean(at)
+    notice = " ".join(i.value for i in at.info)
+    assert "random vectors" in notice and "automatic" in notice and "0%" in notice
 
 
 def test_the_app_credits_the_quran_text() -> None:
@@ -193,7 +208,8 @@ def test_fill_the_blank_guesses_and_shows_where_the_blank_looked() -> None:
     assert guesses["probability"].is_monotonic_decreasing
     attention = figures(at)[0]
     assert attention["layout"]["xaxis"]["ticktext"] == ["[CLS]", "إن", "الله", "على", "كل", "شيء", "[MASK]"]
-    assert len(attention["layout"]["yaxis"]["ticktext"]) == 8  # 2 layers × 4 heads
+    config = load_model().model.config
+    assert len(attention["layout"]["yaxis"]["ticktext"]) == config.n_layers * config.n_heads  # one row per head
     assert attention["layout"]["xaxis"]["autorange"] == "reversed"  # Arabic reads right to left
     at = at.slider(key="fill_k").set_value(3).run()
     assert len(at.dataframe[0].value) == 3
@@ -249,9 +265,10 @@ def test_word_order_arabic_with_the_trained_model() -> None:
 def test_multi_head_page_grid_toggles_and_explained_cell() -> None:
     at = type_sentence(open_page("heads"), "heads", "قل هو الله احد")
     assert_clean(at)
-    grid = figures(at)[0]  # every head in one figure: 2 layers × (4 heads + their average)
+    grid = figures(at)[0]  # every head in one figure: 3 layers × (4 heads + their average)
+    n_layers = load_model().n_layers
     assert grid["layout"]["meta"]["panels"] == [
-        f"L{layer} {head}" for layer in (1, 2) for head in ("H1", "H2", "H3", "H4", "average")
+        f"L{layer} {head}" for layer in range(1, n_layers + 1) for head in ("H1", "H2", "H3", "H4", "average")
     ]
     assert len(grid["data"]) == 1  # one trace: the whole grid is one matrix with blank gaps
     words = ["[CLS]", "قل", "هو", "الله", "احد"]
@@ -352,9 +369,9 @@ def test_multi_head_page_with_minilm_shows_6_by_12_heads_pieces_and_hidden_speci
 
 def test_the_model_switch_overrides_the_script() -> None:
     at = type_sentence(open_page("heads"), "heads", CORE_REFERENCE)
-    at = flip(at, "radio", "heads_model", "Arabic: Qurʾān model (shipped)")
+    at = flip(at, "radio", "heads_model", "Arabic: Qurʾān + hadith model (shipped)")
     grid = next(f for f in figures(at) if "panels" in f["layout"]["meta"])
-    assert len(grid["layout"]["meta"]["panels"]) == 2 * 5  # the Arabic model's 2 layers × (4 heads + average)
+    assert len(grid["layout"]["meta"]["panels"]) == load_model().n_layers * 5  # its layers × (4 heads + average)
     at = type_sentence(at, "heads", "الحمد لله رب العالمين")
     at = flip(at, "radio", "heads_model", "English: MiniLM-L6 (pretrained)")
     grid = next(f for f in figures(at) if "panels" in f["layout"]["meta"])

@@ -60,7 +60,7 @@ def test_every_sentence_page_takes_every_bad_input(page: str, model: str) -> Non
 def test_markdown_latex_and_html_in_user_text_are_escaped_where_markdown_renders() -> None:
     at = open_page("heads")
     at.radio(key="heads_model").set_value(SHIPPED).run()
-    at = type_sentence(at, "heads", "zorp_x blorf")  # unknown to the Qur'an model: warned about
+    at = type_sentence(at, "heads", "zorp_x blorf")  # Latin letters: never seen by the Arabic model, warned about
     assert_clean(at)
     assert any("zorp, \\_, x" in w.value for w in at.warning)  # the _ shows as typed, not as emphasis
     assert plain("<img src=x onerror=alert(1)>") == "\\<img src\\=x onerror\\=alert\\(1\\)\\>"

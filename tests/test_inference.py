@@ -60,8 +60,8 @@ def test_head_view_with_trained_projections_equals_the_models_own_weights() -> N
     model = load_model()
     tokens = tokenize("قل هو الله احد")
     analysis = model.analyze(tokens)
-    for layer in range(2):
-        for head in range(4):
+    for layer in range(model.n_layers):
+        for head in range(model.n_heads):
             view = head_view(model, tokens, layer, head)
             assert torch.allclose(view.weights, analysis.weights[layer, head], atol=1e-5)
     raw = head_view(model, tokens, 0, 1, use_W1=False, use_W2=False)
@@ -85,3 +85,19 @@ def test_analysis_runs_the_layers_as_the_model_does_and_feeds_head_view() -> Non
     recomputed = head_view(model, tokens, 1, 2, use_W2=False)
     torch.testing.assert_close(given.weights, recomputed.weights)
     assert given.tokens == recomputed.tokens
+
+
+def test_everyday_words_have_learned_vectors_and_an_unknown_one_does_not_dominate() -> None:
+    from attention_core.attention import similarity
+
+    model = load_model()
+    tokens = tokenize("ذهب الولد إلى المدرسة في الصباح")
+    assert model.known_share(tokens) == 1.0  # المدرسة is in neither text, its pieces are
+    assert len(model.word_pieces_of(tokens[3])) > 1
+    with_unknown = tokenize("ذهب الولد zorp إلى المدرسة")
+    sentence = model.sentence(with_unknown)
+    assert sentence.known == (True, True, False, True, True)
+    S = similarity(sentence.V)
+    known = [i for i, ok in enumerate(sentence.known) if ok]
+    # [UNK] has the mean piece vector: it resembles every word a little, none as much as a word resembles itself.
+    assert S[2].abs().max() < S[known, known].min()

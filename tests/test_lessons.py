@@ -114,3 +114,16 @@ def test_what_the_english_lessons_say_is_true_of_minilm() -> None:
     on_cls = weights[..., 0].mean(-1)  # (layers, heads): each head's average weight on [CLS]
     assert round(float(on_cls.mean()), 2) == 0.53 and round(float(on_cls[4, 5]), 2) == 0.92
     assert int(on_cls.flatten().argmax()) == 4 * 12 + 5
+
+
+def test_every_arabic_example_and_lesson_sentence_has_a_learned_vector_for_each_word() -> None:
+    from attention_core.text import is_right_to_left
+    from ui.examples import EXAMPLES
+
+    model = load_model()
+    sentences = [*EXAMPLES.values(), *(lesson.sentence for lesson in LESSONS)]
+    arabic = [s for s in sentences if is_right_to_left(s)]
+    assert len(arabic) >= 8
+    for sentence in arabic:
+        tokens = [t for t in tokenize(sentence) if t.is_word]
+        assert model.known_share(tokens) == 1.0, sentence

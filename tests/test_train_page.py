@@ -66,7 +66,7 @@ def test_a_run_draws_its_curves_replay_and_downloads_and_every_page_can_use_it()
     assert at.radio(key="fill_blank_model").value == MINE
     at.text_input(key="fill_sentence").input("the cat saw the [MASK] near the river").run()
     guesses = at.dataframe[0].value["word"].tolist()
-    assert set(guesses) <= set(LINES.split())  # guesses come from my model's vocabulary, not the Qur'an's
+    assert set(guesses) <= set(LINES.split())  # guesses come from my model's vocabulary, not the shipped model's
 
 
 def test_a_new_session_never_sees_another_users_run() -> None:

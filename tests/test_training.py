@@ -70,21 +70,22 @@ def test_metrics_are_json_lines_beside_the_checkpoint(trained: tuple[Path, list]
 
 def test_checkpoint_round_trip_gives_identical_outputs(tmp_path: Path) -> None:
     vocabulary = build_vocabulary(LINES, min_count=1)
-    model = MaskedLanguageModel(replace(TINY, vocab_size=len(vocabulary))).eval()
+    model = MaskedLanguageModel.for_vocabulary(TINY, vocabulary).eval()
     save_checkpoint(tmp_path, model, vocabulary, step=7)
     loaded, loaded_vocabulary, step = load_checkpoint(tmp_path)
     ids = torch.tensor([[3, 4, 5, 6, 7]])
     assert step == 7 and loaded_vocabulary == vocabulary
     assert torch.equal(model(ids, need_weights=True).weights[1], loaded(ids, need_weights=True).weights[1])
     assert torch.equal(model(ids).logits, loaded(ids).logits)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.json", "model.safetensors", "vocabulary.json"]
+    files = ["config.json", "model.safetensors", "tokenizer.json", "vocabulary.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == files
 
 
 def test_save_interrupted_mid_write_keeps_the_previous_checkpoint(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     vocabulary = build_vocabulary(LINES, min_count=1)
-    model = MaskedLanguageModel(replace(TINY, vocab_size=len(vocabulary))).eval()
+    model = MaskedLanguageModel.for_vocabulary(TINY, vocabulary).eval()
     save_checkpoint(tmp_path, model, vocabulary, step=1)
     before = (tmp_path / "model.safetensors").read_bytes()
 
@@ -109,7 +110,7 @@ def test_a_saving_process_killed_at_any_moment_leaves_a_loadable_checkpoint(tmp_
         "from attention_core.encoder import MaskedLanguageModel, preset\n"
         "from attention_core.vocabulary import build_vocabulary\n"
         "v = build_vocabulary([' '.join(f'w{i}' for i in range(3000))], min_count=1, max_size=4000)\n"
-        "m = MaskedLanguageModel(preset('small', vocab_size=len(v)))\n"
+        "m = MaskedLanguageModel.for_vocabulary(preset('small'), v)\n"
         "step = 0\n"
         "while True:\n"
         "    step += 1; save_checkpoint(sys.argv[1], m, v, step=step); print(step, flush=True)\n"
@@ -130,7 +131,7 @@ def test_broken_checkpoints_give_clear_errors(tmp_path: Path, trained: tuple[Pat
         load_checkpoint(tmp_path / "missing")
     broken = tmp_path / "broken"
     broken.mkdir()
-    for name in ("config.json", "vocabulary.json"):
+    for name in ("config.json", "vocabulary.json", "tokenizer.json"):
         (broken / name).write_bytes((out / name).read_bytes())
     (broken / "model.safetensors").write_bytes((out / "model.safetensors").read_bytes()[:300])
     with pytest.raises(CheckpointError, match="truncated or corrupted"):
@@ -204,3 +205,23 @@ def test_train_cli_names_a_bad_corpus_file(tmp_path: Path, capsys) -> None:
     assert str(binary) in capsys.readouterr().err and not (tmp_path / "out").exists()
     assert train_main(["--corpus", str(tmp_path / "missing.txt"), "--out", str(tmp_path / "out"), "--steps", "1"]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_a_word_level_checkpoint_from_before_is_refused_with_what_to_do(
+    tmp_path: Path, trained: tuple[Path, list]
+) -> None:
+    """A checkpoint of the earlier word-level format (no tokenizer.json, no n_pieces) says it must be retrained."""
+    out, _ = trained
+    old = tmp_path / "old"
+    old.mkdir()
+    config = json.loads((out / "config.json").read_text())
+    del config["n_pieces"]
+    (old / "config.json").write_text(json.dumps(config))
+    for name in ("vocabulary.json", "model.safetensors"):
+        (old / name).write_bytes((out / name).read_bytes())
+    with pytest.raises(CheckpointError, match=r"earlier version of the app .*train it again"):
+        load_checkpoint(old)
+    config["n_pieces"] = json.loads((out / "config.json").read_text())["n_pieces"]
+    (old / "config.json").write_text(json.dumps(config))
+    with pytest.raises(CheckpointError, match=r"missing tokenizer\.json.*train it again"):
+        load_checkpoint(old)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from attention_core.batches import encode_lines, length_bucketed_batches
+from attention_core.batches import Lexicon, encode_lines, length_bucketed_batches
 from attention_core.corpora import CorpusError, load_corpus, split
 from attention_core.masking import mask_words
 from attention_core.vocabulary import SPECIALS, Vocabulary, build_vocabulary
@@ -57,7 +57,7 @@ def test_vocabulary_min_count_max_size_and_round_trip() -> None:
     assert vocabulary.words == (*SPECIALS, "a", "b")
     assert build_vocabulary(lines, min_count=1, max_size=6).words == (*SPECIALS, "a", "b")
     assert vocabulary.encode(["b", "zzz"]) == [5, vocabulary.unk_id]
-    assert Vocabulary.from_json(vocabulary.to_json()) == vocabulary
+    assert Vocabulary.from_json(vocabulary.to_json(), vocabulary.pieces) == vocabulary
     normalised = build_vocabulary(["أَكَلَ اكل"], min_count=1)
     assert normalised.words[len(SPECIALS) :] == ("اكل",)
 
@@ -86,10 +86,28 @@ def test_masking_invariants() -> None:
 
 def test_batches_cover_every_sequence_once_per_epoch() -> None:
     vocabulary = build_vocabulary(["a b c d e f g"], min_count=1)
-    sequences = encode_lines([" ".join("abcdefg"[: 1 + i % 7]) for i in range(100)], vocabulary, max_len=16)
+    lexicon = Lexicon(vocabulary)
+    sequences = encode_lines([" ".join("abcdefg"[: 1 + i % 7]) for i in range(100)], lexicon, max_len=16)
     seen = [row[row != 0].tolist() for batch in length_bucketed_batches(sequences, 8, torch.Generator().manual_seed(1))
             for row in batch]  # fmt: skip
     assert sorted(map(tuple, seen)) == sorted(map(tuple, sequences))
     halves = [list(length_bucketed_batches(sequences, 8, torch.Generator().manual_seed(1), rank=r, world_size=2))
               for r in (0, 1)]  # fmt: skip
     assert len(halves[0]) == len(halves[1])
+
+
+def test_guessed_words_are_shown_in_their_most_frequent_written_form() -> None:
+    """The model looks words up without hamza on the alef, but shows a guess as people wrote it most often."""
+    vocabulary = build_vocabulary(["أهله في المدينة", "أهله", "اهله", "إلى المدينة", "الى"], min_count=1)
+    assert vocabulary.shown(vocabulary.index["اهله"]) == "أهله"
+    assert vocabulary.shown(vocabulary.index["الى"]) == "إلى"
+    assert vocabulary.shown(vocabulary.index["المدينة"]) == "المدينة"  # tāʾ marbūṭa kept
+
+
+def test_a_word_never_seen_is_read_through_its_pieces_and_only_new_characters_are_unknown() -> None:
+    lines = ["المدينة الكبيرة", "الكتاب على الطاولة", "درس الطالب", "المكتبة مفتوحة"] * 3
+    vocabulary = build_vocabulary(lines, min_count=1, n_pieces=200)
+    assert "المدرسة" not in vocabulary.index  # never in training: it cannot be guessed …
+    assert vocabulary.is_known("المدرسة")  # … but every one of its pieces was learned
+    assert len(vocabulary.pieces.ids("المدرسة")) > 1
+    assert not vocabulary.is_known("zorp")  # letters never seen: [UNK]

@@ -75,7 +75,7 @@ class EmbeddingChoice:
 
 def resolved_source(source: str, model: AttentionModel, sentence: ReadSentence | None) -> str:
     """What "automatic" means for this sentence: the model's vectors when the model knows at least half of its
-    words (English for MiniLM, Arabic for the Qurʾān model), seeded random ones otherwise."""
+    words (English for MiniLM, Arabic for the Arabic model), seeded random ones otherwise."""
     if source != AUTOMATIC:
         return source
     return TRAINED if sentence is not None and model.known_share(list(sentence.tokens)) >= 0.5 else "random"
@@ -102,8 +102,8 @@ def embedding_controls(page: str, sentence: ReadSentence | None, *, pieces: bool
         key=f"{page}_embedding",
         bind="query-params",
         help="automatic: the model's own vectors when it knows at least half of the words (English for MiniLM, "
-        "Arabic for the Qurʾān model), random ones otherwise. "
-        "trained model: the model's learned word vectors (MiniLM's are 384 wide, the Qurʾān model's 128; "
+        "Arabic for the Arabic model), random ones otherwise. "
+        "trained model: the model's learned word vectors (MiniLM's are 384 wide, the Arabic model's 128; "
         "pick the model above, or your own once you have trained one). "
         "random: a seeded random vector per word (the same word always gets the same vector). "
         "one-hot: each distinct word gets its own axis, so a word resembles only itself.",
@@ -117,10 +117,10 @@ def embedding_controls(page: str, sentence: ReadSentence | None, *, pieces: bool
         bind="query-params",
         disabled=source != "random",
         help="Only random vectors can take any width: one-hot vectors are as wide as the number of distinct "
-        "words, a model's are as wide as it was built (MiniLM 384, the Qurʾān model 128).",
+        "words, a model's are as wide as it was built (MiniLM 384, the Arabic model 128).",
     )
     seed = sidebar.number_input(
-        "Seed of the random vectors", 0, 9999, 0, key=f"{page}_seed", bind="query-params", disabled=kind != "random"
+        "Seed of the random vectors", 0, 9999, 0, key=f"{page}_seed", bind="query-params", disabled=source != "random"
     )
     use_position = sidebar.toggle(
         "Add positional encoding",
@@ -131,5 +131,28 @@ def embedding_controls(page: str, sentence: ReadSentence | None, *, pieces: bool
         "learned one. Without it, the sentence is a bag of words and word order cannot matter.",
     )
     offer_pieces = pieces and source == TRAINED
-    display = token_display(page, model, special=False) if offer_pieces else TokenDisplay(True, True)
-    return EmbeddingChoice(source, int(d), int(seed), use_position, model, display.whole_words)
+    display = token_display(page, model, special=False, vectors=True) if offer_pieces else TokenDisplay(True, True)
+    choice = EmbeddingChoice(source, int(d), int(seed), use_position, model, display.whole_words)
+    why = automatic_reason(kind, model, sentence)
+    sidebar.caption("Vectors used here: " + vectors_used(choice) + (f" ({why})" if why else "") + ".")
+    if sentence is not None and source != TRAINED:  # said where the heatmaps are, never only in the sidebar
+        st.info(f"These heatmaps use **{vectors_used(choice)}**, not a trained model's: they show how attention "
+                "works, not what the words mean." + (f" *automatic* chose them: {why}." if why else ""))  # fmt: skip
+    return choice
+
+
+def vectors_used(choice: EmbeddingChoice) -> str:
+    """What V is made of, in a few words: the sidebar and the page name it, so a picture never lies about it."""
+    if choice.source == TRAINED:
+        return f"the model's own learned word vectors (d = {choice.model.d_model})"
+    if choice.source == "random":
+        return f"seeded random vectors (d = {choice.d}, seed {choice.seed})"
+    return "one-hot vectors (one axis per distinct word)"
+
+
+def automatic_reason(kind: str, model: AttentionModel, sentence: ReadSentence | None) -> str:
+    """Why "automatic" fell back to random vectors, or "" when it did not."""
+    if kind != AUTOMATIC or sentence is None or resolved_source(kind, model, sentence) == TRAINED:
+        return ""
+    share = model.known_share(list(sentence.tokens))
+    return f"the model has learned vectors for only {share:.0%} of these words"

