@@ -193,7 +193,7 @@ class TrainingRun:
             return self._published.latest
 
     def checkpoint_zip(self) -> bytes:
-        """The saved checkpoint folder (safetensors weights, config and vocabulary JSON) as a zip file."""
+        """The saved checkpoint folder (safetensors weights; config, vocabulary and tokenizer JSON) as a zip file."""
         if self.progress().status == "running":
             raise CheckpointError("the run is still going: stop it first, then download")
         if not self.has_checkpoint:

@@ -365,8 +365,8 @@ def test_bad_uploads_are_refused_in_the_browser_and_change_nothing(server: str, 
     # A good zip (the shipped model's files, as "Download my model" packs them) loads and becomes "my model".
     good = tmp_path / "good.zip"
     with zipfile.ZipFile(good, "w") as archive:
-        for name in ("model.safetensors", "config.json", "vocabulary.json"):
-            archive.write(ROOT / "attention_core" / "shipped" / "quran" / name, f"my-attention-model/{name}")
+        for name in ("model.safetensors", "config.json", "vocabulary.json", "tokenizer.json"):
+            archive.write(ROOT / "attention_core" / "shipped" / "arabic" / name, f"my-attention-model/{name}")
     model_uploader.locator("input[type=file]").set_input_files(str(good))
     page.get_by_text("Loaded good.zip").wait_for(timeout=30_000)
     page.locator("[data-testid='stSidebarNav']").get_by_text("Fill the blank").click()
