@@ -126,6 +126,18 @@ class _Published:
     error: str | None = None
 
 
+def live_eval_lines(corpus: Corpus, masked_words: int = 2_000, most: int = 150) -> int:
+    """Held-out lines of each part scored at each live evaluation: about `masked_words` words (each is masked in
+    turn), at most `most` lines. 150 Qurʾān āyāt are about 1,800 words; 150 hadith records would be ten thousand,
+    and the evaluation every 100 steps would take most of the run's time."""
+    longest = max(
+        (sum(len(line.split()) for line in part.held_out) / len(part.held_out) for part in corpus.weighted_parts()
+         if part.held_out),
+        default=1.0,
+    )  # fmt: skip
+    return max(10, min(most, int(masked_words / max(longest, 1.0))))
+
+
 class TrainingRun:
     """One user's model: trained in a background thread into its own temporary folder, resumable."""
 
@@ -211,7 +223,8 @@ class TrainingRun:
         try:
             # 64 sentences a step, not the CLI's 96: a shared server holds a run's activations for every session's
             # sake (the Qurʾān's longest āyāt made 96-sentence steps cost ~300 MB).
-            eval_settings = replace(settings, seed=self.seed, batch_size=64, eval_every=100, eval_lines=150,
+            lines = live_eval_lines(self.corpus)
+            eval_settings = replace(settings, seed=self.seed, batch_size=64, eval_every=100, eval_lines=lines,
                                     log_every=50, save_every_s=60.0)  # fmt: skip
             result = train(self.corpus, self.preset_name, eval_settings, out=self.folder, resume=resume,
                            on_step=self._on_step, should_stop=self._stop.is_set, observe=self._observe)  # fmt: skip

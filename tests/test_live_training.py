@@ -103,3 +103,13 @@ def test_the_server_wide_limit_refuses_another_run(corpus) -> None:
     finally:
         for _ in taken:
             _RUN_SLOTS.release()
+
+
+def test_live_evaluations_score_about_the_same_number_of_words_whatever_the_corpus() -> None:
+    from attention_core.corpora import load_corpus
+    from attention_core.live_training import live_eval_lines
+
+    assert live_eval_lines(load_corpus("quran")) == 150  # short āyāt: the cap
+    hadith = live_eval_lines(load_corpus("hadith"))  # long records: fewer of them, or each evaluation takes minutes
+    assert 10 <= hadith < 60
+    assert live_eval_lines(load_corpus("quran*4,hadith")) == hadith  # a mix follows its longest part
