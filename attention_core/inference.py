@@ -16,7 +16,7 @@ import torch
 
 from attention_core.attention_model import AttentionModel
 from attention_core.checkpoint import load_checkpoint
-from attention_core.embeddings import Sentence, TableEmbedding
+from attention_core.embeddings import Sentence
 from attention_core.encoder import MaskedLanguageModel
 from attention_core.text import MASK, Token, tokenize
 from attention_core.vocabulary import CLS, Vocabulary
@@ -166,12 +166,6 @@ class TrainedModel(AttentionModel):
         words = self.model.embedding.weight[torch.tensor(rows, dtype=torch.long)] * scale
         V = words + position[torch.tensor(places, dtype=torch.long)] if add_position else words
         return Sentence(tokens=tuple(labels), words=words, V=V, known=tuple(row_known))
-
-    def embedding(self) -> TableEmbedding:
-        """The vectors of the words the model can guess (scaled by √d, as the model scales them) as a table."""
-        with torch.no_grad():
-            table = self.model.output_vectors() * math.sqrt(self.model.config.d_model)
-        return TableEmbedding(self.vocabulary.index, table, self.vocabulary.unk_id)
 
 
 def load_model(path: str | Path | None = None) -> TrainedModel:

@@ -225,3 +225,17 @@ def test_a_word_level_checkpoint_from_before_is_refused_with_what_to_do(
     (old / "config.json").write_text(json.dumps(config))
     with pytest.raises(CheckpointError, match=r"missing tokenizer\.json.*train it again"):
         load_checkpoint(old)
+
+
+def test_a_mixed_corpus_is_scored_on_each_part(tmp_path: Path) -> None:
+    from attention_core.corpora import mix_corpora
+
+    english = Corpus("english", tuple(LINES), tuple(LINES[:9]), "test sentences")
+    numbers = Corpus("numbers", tuple(f"one two {w} four" for w in ("three", "five") * 12),
+                     ("one two three four",) * 3, "counting")  # fmt: skip
+    reports: list = []
+    train(mix_corpora([english, numbers]), TINY, quick_settings(steps=60, eval_every=1000), on_step=reports.append)
+    final = reports[-1].evaluation
+    assert set(final["parts"]) == {"english", "numbers"}
+    assert final["parts"]["numbers"]["n_masked"] == 3 * 4 and final["parts"]["english"]["n_masked"] == 9 * 6
+    assert final["n_masked"] == 3 * 4 + 9 * 6  # the pooled score counts both parts' masks

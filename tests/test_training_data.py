@@ -111,3 +111,30 @@ def test_a_word_never_seen_is_read_through_its_pieces_and_only_new_characters_ar
     assert vocabulary.is_known("المدرسة")  # … but every one of its pieces was learned
     assert len(vocabulary.pieces.ids("المدرسة")) > 1
     assert not vocabulary.is_known("zorp")  # letters never seen: [UNK]
+
+
+def test_a_mix_keeps_each_parts_held_out_lines_and_reads_weighted_parts_more_often(tmp_path: Path) -> None:
+    from attention_core.batches import Lexicon
+    from attention_core.train import training_sequences
+
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    first.write_text("\n".join(f"alpha {i}" for i in range(20)), encoding="utf-8")
+    second.write_text("\n".join(f"beta {i}" for i in range(30)), encoding="utf-8")
+    mix = load_corpus(f"{first}*3,{second}")
+    assert [p.weight for p in mix.parts] == [3, 1]
+    assert mix.parts[0].held_out == ("alpha 9", "alpha 19")  # each part split by its own line numbers
+    assert mix.parts[1].held_out == ("beta 9", "beta 19", "beta 29")
+    assert set(mix.held_out) == {*mix.parts[0].held_out, *mix.parts[1].held_out}
+    assert not set(mix.train) & set(mix.held_out)
+    lexicon = Lexicon(build_vocabulary(mix.train, min_count=1))
+    sequences = training_sequences(mix, lexicon, max_len=8)
+    assert len(sequences) == 3 * 18 + 27  # the first part's training lines three times per epoch
+    with pytest.raises(CorpusError, match="weight"):
+        load_corpus(f"{first}*0,{second}")
+
+
+def test_the_built_in_mix_holds_out_every_tenth_line_of_each_text() -> None:
+    mix = load_corpus("quran,hadith")
+    quran, hadith = mix.parts
+    assert (quran.name, hadith.name) == ("quran", "hadith")
+    assert len(quran.held_out) == 623 and len(hadith.held_out) == len(hadith.train + hadith.held_out) // 10
