@@ -26,7 +26,7 @@ import torch.distributed as dist
 from attention_core.baselines import BigramCounts
 from attention_core.batches import Lexicon, encode_lines, length_bucketed_batches
 from attention_core.checkpoint import OPTIMIZER, CheckpointError, load_checkpoint, read_tensors, save_checkpoint
-from attention_core.corpora import Corpus, CorpusError, load_corpus
+from attention_core.corpora import SHIPPED_MIX, Corpus, CorpusError, load_corpus
 from attention_core.encoder import EncoderConfig, MaskedLanguageModel, preset
 from attention_core.evaluate import evaluate, train_counts
 from attention_core.masking import MaskedBatch, mask_words
@@ -322,9 +322,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Train the masked-language model on a corpus.")
     parser.add_argument(
         "--corpus",
-        default="quran*4,hadith",
-        help="quran, hadith, a UTF-8 text file (one line each), or a mix: quran*4,hadith (the default) reads the "
-        "Qurʾān's lines four times per epoch beside the hadith",
+        default=SHIPPED_MIX,
+        help=f"quran, hadith, a UTF-8 text file (one line each), or a mix: {SHIPPED_MIX} (the default, the shipped "
+        "model's) reads the Qurʾān's lines eight times per epoch beside the hadith",
     )
     parser.add_argument("--out", required=True, help="checkpoint folder (created; saved into atomically)")
     parser.add_argument("--minutes", type=float, default=None, help="time budget (default 10 when --steps is absent)")

@@ -64,8 +64,8 @@ def flag_unknown_words(labels: list[str], known: tuple[bool, ...]) -> None:
     unknown = [w for w, ok in zip(labels, known, strict=True) if not ok]
     if unknown:
         st.warning(
-            "Not in the embedding's vocabulary, so they share one [UNK] vector (marked (?) on the axes): "
-            + ", ".join(plain(word) for word in unknown)
+            "The model has no learned vector for these (a character it never saw in training), so they share one "
+            "[UNK] vector, marked (?) on the axes: " + ", ".join(plain(word) for word in unknown)
         )
 
 
