@@ -324,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
         "--corpus",
         default=SHIPPED_MIX,
         help=f"quran, hadith, a UTF-8 text file (one line each), or a mix: {SHIPPED_MIX} (the default, the shipped "
-        "model's) reads the Qurʾān's lines eight times per epoch beside the hadith",
+        "model's) reads the Qurʾān's lines four times per epoch beside the hadith",
     )
     parser.add_argument("--out", required=True, help="checkpoint folder (created; saved into atomically)")
     parser.add_argument("--minutes", type=float, default=None, help="time budget (default 10 when --steps is absent)")

@@ -3,7 +3,7 @@
     pip install -r requirements-dev.txt
     python bench/train_throughput.py --seconds 60
 
-Both train on the shipped model's mix (Qurʾān × 8 + hadith, training lines only) with the same output words, model
+Both train on the shipped model's mix (Qurʾān × 4 + hadith, training lines only) with the same output words, model
 size (the shipped preset: hidden 128, 3 layers, 4 heads, feed-forward 512), 15 % masking and AdamW, on the very
 same batches of word ids. Ours reads every word through its word pieces (the mean of their vectors) and computes
 the output layer only at masked positions. HF BERT reads one vector per word id (a word outside the output words

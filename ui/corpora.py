@@ -10,7 +10,7 @@ from attention_core.live_training import LIMITS
 # The Qurʾān comes first: the quickest to start (its pieces are learned in about a second; the mix takes ~30 s).
 BUILT_IN_CHOICES = {
     "Qurʾān (built in)": "quran",
-    "Qurʾān + hadith (built in; the shipped model's mix, the Qurʾān read 8 times per epoch)": SHIPPED_MIX,
+    "Qurʾān + hadith (built in; the shipped model's mix, the Qurʾān read 4 times per epoch)": SHIPPED_MIX,
     "Hadith: Bukhari and Muslim (built in)": "hadith",
 }
 UPLOAD, PASTE = "upload a .txt file", "paste text"
