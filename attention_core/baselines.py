@@ -57,6 +57,11 @@ class BigramCounts:
         return token if token is not None and token <= self.n_ids and self.left_total[token] + self.unigram[token] > 0 \
             else None  # fmt: skip
 
+    def context(self, token: int) -> int | None:
+        """A neighbour as a context: None for a token first met after counting (a held-out word never seen in
+        training), whose id may equal `end`, the sentence end's."""
+        return token if token < self.n_ids else None
+
     def unigram_scores(self) -> torch.Tensor:
         scores = self.unigram[: self.n_output].clone()
         scores[: self.n_special] = 0

@@ -95,8 +95,10 @@ def score_masks(model: MaskedLanguageModel, lexicon: Lexicon, counts: BigramCoun
         sequence, chosen = masks.inputs[i], set(masks.positions[i])
         for j, (p, target) in enumerate(zip(masks.positions[i], masks.targets[i], strict=True)):
             n_masked += 1
-            left = None if p - 1 in chosen else sequence[p - 1]
-            right = counts.end if p + 1 == len(sequence) else (None if p + 1 in chosen else sequence[p + 1])
+            left = None if p - 1 in chosen else counts.context(sequence[p - 1])
+            right = (
+                counts.end if p + 1 == len(sequence) else (None if p + 1 in chosen else counts.context(sequence[p + 1]))
+            )
             for name, scores in (
                 ("", logits[j]),
                 ("unigram_", unigram),

@@ -239,3 +239,13 @@ def test_a_mixed_corpus_is_scored_on_each_part(tmp_path: Path) -> None:
     assert set(final["parts"]) == {"english", "numbers"}
     assert final["parts"]["numbers"]["n_masked"] == 3 * 4 and final["parts"]["english"]["n_masked"] == 9 * 6
     assert final["n_masked"] == 3 * 4 + 9 * 6  # the pooled score counts both parts' masks
+
+
+def test_a_held_out_word_first_met_after_counting_is_not_taken_for_the_sentence_end() -> None:
+    from attention_core.baselines import BigramCounts
+
+    counts = BigramCounts([[3, 4, 5], [3, 4, 6]], n_ids=7, n_special=4)
+    assert counts.context(counts.end) is None and counts.context(5) == 5  # id 7 = a new word, not the end
+    before_end = counts.bigram_scores(4, counts.end)  # "w then the sentence ends": 5 and 6 end sentences
+    before_new_word = counts.bigram_scores(4, counts.context(7))  # a word never counted: no right-hand evidence
+    assert before_end[5] > before_end[4] and torch.allclose(before_new_word, counts.bigram_scores(4, None))
