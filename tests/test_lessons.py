@@ -57,7 +57,39 @@ def test_the_two_meanings_of_dhahaba_read_different_neighbours() -> None:
     assert analysis.labels[int(previous_word_head[noun].argmax())] == "من"
     assert analysis.labels[int(previous_word_head[verb].argmax())] == "[CLS]"
     assert analysis.labels[int(next_word_head[verb].argmax())] == "الله"
-    assert previous_word_head[noun].max() > 0.8
+    for weight in (previous_word_head[verb].max(), previous_word_head[noun].max(), next_word_head[verb].max()):
+        assert f"({float(weight):.2f})" in lesson.look_for  # the numbers the lesson gives are the model's
+
+
+def test_the_previous_and_next_word_heads_do_what_the_lesson_says() -> None:
+    lesson = next(lesson for lesson in LESSONS if lesson.title.startswith("A previous-word head"))
+    model, tokens = load_model(), tokenize(lesson.sentence)
+    weights = model.analyze(tokens).weights[0]  # layer 1
+    n = weights.shape[-1]
+
+    def span(values: list[float]) -> str:
+        return f"{min(values):.2f}–{max(values):.2f}"
+
+    before = [float(weights[0, i, i - 1]) for i in range(2, n)]  # every word after the first reads the one before
+    after = [float(weights[1, i, i + 1]) for i in range(1, n - 1)]  # every word but the last reads the one after
+    off = head_view(model, tokens, 0, 0, use_W1=False, use_W2=False).weights
+    before_off = [float(off[i, i - 1]) for i in range(2, n)]
+    for shown in (span(before), span(after), span(before_off)):
+        assert shown in lesson.look_for, shown
+    labels = ["[CLS]", *(t.surface for t in tokens)]
+    assert [labels[int(weights[0, i].argmax())] for i in range(2, n)] == labels[1 : n - 1]  # each reads the one before
+    assert [labels[int(weights[1, i].argmax())] for i in range(1, n - 1)] == labels[2:]  # … the one after
+    assert [labels[int(off[i].argmax())] for i in range(2, n)] == labels[1 : n - 1]  # the bias alone keeps the rule
+
+
+def test_the_blank_reads_the_negation_before_it_and_the_word_after_it() -> None:
+    lesson = next(lesson for lesson in LESSONS if lesson.title == "Negation: لا ريب فيه")
+    analysis = load_model().analyze(lesson.sentence)
+    blank = analysis.labels.index("[MASK]")
+    before, after = analysis.weights[0, 0, blank], analysis.weights[0, 1, blank]
+    assert analysis.labels[int(before.argmax())] == "لا" and analysis.labels[int(after.argmax())] == "فيه"
+    assert f"L1 H1: {float(before.max()):.2f}" in lesson.look_for
+    assert f"L1 H2: {float(after.max()):.2f}" in lesson.look_for
 
 
 def test_without_positions_a_repeated_word_has_identical_similarity_rows() -> None:
