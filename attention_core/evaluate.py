@@ -59,18 +59,22 @@ def random_masks(sequences: list[list[int]], mask_id: int, is_word: list[bool], 
     return MaskSet(inputs, positions, targets)
 
 
-def _hits(scores: torch.Tensor, target: int, n_output: int) -> tuple[int, int]:
+def _hits(top5: list[int], target: int, n_output: int) -> tuple[int, int]:
     if target >= n_output:  # not a word the model can guess: a miss for every method
         return 0, 0
-    top5 = torch.topk(scores, 5).indices.tolist()
     return int(top5[0] == target), int(target in top5)
 
 
+def _top5(scores: torch.Tensor) -> list[int]:
+    return torch.topk(scores, 5).indices.tolist()
+
+
 @torch.no_grad()
-def model_scores(
+def model_top5(
     model: MaskedLanguageModel, masks: MaskSet, lexicon: Lexicon, batch_size: int = 256
 ) -> list[torch.Tensor]:
-    """(n_masks, V) scores, in the order of masks' positions."""
+    """Per masked sequence, (its masked positions, 5) the model's five best words, in the order of masks'
+    positions. Only the top five are kept: every score of 100,000 hadith masks would be 10 GB."""
     model.eval()
     order = sorted(range(len(masks.inputs)), key=lambda i: len(masks.inputs[i]))
     out: dict[int, torch.Tensor] = {}
@@ -82,7 +86,7 @@ def model_scores(
             where[r, masks.positions[i]] = True
         logits = model(lexicon.pieces_of(ids), predict_at=where).logits
         logits[:, : lexicon.vocabulary.n_special] = float("-inf")  # specials are never an answer
-        chunks = logits.split([len(masks.positions[i]) for i in rows])
+        chunks = torch.topk(logits, 5).indices.split([len(masks.positions[i]) for i in rows])
         out.update(zip(rows, chunks, strict=True))
     return [out[i] for i in range(len(masks.inputs))]
 
@@ -90,8 +94,8 @@ def model_scores(
 def score_masks(model: MaskedLanguageModel, lexicon: Lexicon, counts: BigramCounts, masks: MaskSet) -> dict:
     totals = dict.fromkeys(["top1", "top5", "unigram_top1", "unigram_top5", "bigram_top1", "bigram_top5"], 0)
     n_masked = 0
-    unigram = counts.unigram_scores()
-    for i, logits in enumerate(model_scores(model, masks, lexicon)):
+    unigram_top5 = _top5(counts.unigram_scores())
+    for i, best in enumerate(model_top5(model, masks, lexicon)):
         sequence, chosen = masks.inputs[i], set(masks.positions[i])
         for j, (p, target) in enumerate(zip(masks.positions[i], masks.targets[i], strict=True)):
             n_masked += 1
@@ -99,12 +103,12 @@ def score_masks(model: MaskedLanguageModel, lexicon: Lexicon, counts: BigramCoun
             right = (
                 counts.end if p + 1 == len(sequence) else (None if p + 1 in chosen else counts.context(sequence[p + 1]))
             )
-            for name, scores in (
-                ("", logits[j]),
-                ("unigram_", unigram),
-                ("bigram_", counts.bigram_scores(left, right)),
+            for name, five in (
+                ("", best[j].tolist()),
+                ("unigram_", unigram_top5),
+                ("bigram_", _top5(counts.bigram_scores(left, right))),
             ):
-                top1, top5 = _hits(scores, target, lexicon.n_output)
+                top1, top5 = _hits(five, target, lexicon.n_output)
                 totals[name + "top1"] += top1
                 totals[name + "top5"] += top5
     return {**{k: v / max(n_masked, 1) for k, v in totals.items()}, "n_masked": n_masked}

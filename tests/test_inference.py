@@ -95,9 +95,10 @@ def test_everyday_words_have_learned_vectors_and_an_unknown_one_does_not_dominat
     assert model.known_share(tokens) == 1.0  # المدرسة is in neither text, its pieces are
     assert len(model.word_pieces_of(tokens[3])) > 1
     with_unknown = tokenize("ذهب الولد zorp إلى المدرسة")
-    sentence = model.sentence(with_unknown)
-    assert sentence.known == (True, True, False, True, True)
-    S = similarity(sentence.V)
-    known = [i for i, ok in enumerate(sentence.known) if ok]
-    # [UNK] has the mean piece vector: it resembles every word a little, none as much as a word resembles itself.
-    assert S[2].abs().max() < S[known, known].min()
+    words_only = model.sentence(with_unknown, use_position=False)
+    assert words_only.known == (True, True, False, True, True)
+    # [UNK] has the zero vector: it resembles no word, in dot products and in cosines …
+    assert similarity(words_only.V)[2].abs().max() == 0 and similarity(words_only.V, "cosine")[2].abs().max() == 0
+    S = similarity(model.sentence(with_unknown).V)  # … and with positions, it shares only its position
+    known = [i for i, ok in enumerate(words_only.known) if ok]
+    assert S[2].abs().max() < S[known][:, known].max()
