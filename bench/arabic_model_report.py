@@ -81,6 +81,12 @@ def learning_curve(metrics: Path) -> str:
     return "\n".join(rows)
 
 
+def shown_path(path: Path) -> Path:
+    """A path as the repository names it (attention_core/shipped/arabic), wherever the clone is."""
+    root = Path(__file__).resolve().parents[1]
+    return path.resolve().relative_to(root) if path.resolve().is_relative_to(root) else path
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--checkpoint", type=Path, default=SHIPPED, help="checkpoint folder (default: shipped)")
@@ -97,7 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     lines_note = f"the first {args.max_lines:,} held-out lines of each" if args.max_lines else "every held-out line"
     text = "\n\n".join([
         "# The shipped Arabic model's scores\n\nWritten by `python bench/arabic_model_report.py` "
-        f"({time.strftime('%Y-%m-%d')}); do not edit by hand. Checkpoint `{args.checkpoint}`, {lines_note}.",
+        f"({time.strftime('%Y-%m-%d')}); do not edit by hand. Checkpoint `{shown_path(args.checkpoint)}`, "
+        f"{lines_note}.",
         "## Held-out masked-word accuracy (same masks for every method)\n\n" + score_table(results),
         "A masked word the model cannot guess (not among its output words) is a miss for every method; punctuation "
         "is never masked. The bigram scores a word w by P(w | left) · P(right | w), counted on the same training "
