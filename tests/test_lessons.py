@@ -53,7 +53,8 @@ def test_the_two_meanings_of_dhahaba_read_different_neighbours() -> None:
     lesson = next(lesson for lesson in LESSONS if lesson.page == "heads" and lesson.topic == "two meanings")
     analysis = load_model().analyze(lesson.sentence)
     verb, noun = (i for i, label in enumerate(analysis.labels) if label == "ذهب")
-    previous_word_head, next_word_head = analysis.weights[0, 0], analysis.weights[0, 1]
+    layer = lesson.settings["heads_layer"] - 1  # the layer the lesson opens on (numbered from 1 in the app)
+    previous_word_head, next_word_head = analysis.weights[layer, 0], analysis.weights[layer, 1]
     assert analysis.labels[int(previous_word_head[noun].argmax())] == "من"
     assert analysis.labels[int(previous_word_head[verb].argmax())] == "[CLS]"
     assert analysis.labels[int(next_word_head[verb].argmax())] == "الله"
