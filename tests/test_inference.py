@@ -102,3 +102,18 @@ def test_everyday_words_have_learned_vectors_and_an_unknown_one_does_not_dominat
     S = similarity(model.sentence(with_unknown).V)  # … and with positions, it shares only its position
     known = [i for i, ok in enumerate(words_only.known) if ok]
     assert S[2].abs().max() < S[known][:, known].max()
+
+
+def test_guesses_are_the_models_own_softmax_at_the_blank() -> None:
+    model = load_model()
+    tokens = tokenize("ذلك الكتاب لا [MASK] فيه")
+    guesses = model.predict(tokens, k=3)
+    _, pieces, _ = model.encode(tokens)
+    with torch.no_grad():
+        at_blank = torch.zeros(pieces.shape[:2], dtype=torch.bool)
+        at_blank[0, 4] = True  # [CLS] ذلك الكتاب لا [MASK]
+        logits = model.model(pieces, predict_at=at_blank).logits[0]  # the model's own forward pass and output layer
+    logits[: model.vocabulary.n_special] = float("-inf")
+    top = torch.topk(torch.softmax(logits, -1), 3)
+    assert [w for w, _ in guesses] == [model.vocabulary.shown(int(i)) for i in top.indices]
+    torch.testing.assert_close(torch.tensor([p for _, p in guesses]), top.values)
