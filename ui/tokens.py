@@ -20,25 +20,26 @@ class TokenDisplay:
     show_special: bool  # [CLS] and [SEP] shown; False: dropped, rows renormalised
 
 
+READS_PIECES = (
+    "MiniLM reads word pieces (tokenisation → token ##isation). On: one row and column per typed word: attention "
+    "to a word is the sum over its pieces, attention from a word the average over its pieces. Off: every piece on "
+    "its own."
+)
+BUILDS_FROM_PIECES = (
+    "The Arabic model reads every word through its word pieces (المدرسة → المد ##رس ##ة) and builds the word's "
+    "vector as the mean of its pieces' vectors. On: one row per typed word. Off: one row per piece (its own vector, "
+    "plus the position of its word)."
+)
+
+
 def token_display(page: str, model: AttentionModel, *, special: bool = True, vectors: bool = False) -> TokenDisplay:
     """Sidebar switches for how a word-piece model's tokens are drawn (whole words by default), and, on pages
     that draw attention, whether [CLS] and [SEP] are shown. vectors=True: a page of word vectors, where a model
     that builds each word from its pieces (the Arabic one) can show the pieces too; its attention is over words."""
     whole_words, show_special = True, True
-    if model.reads_word_pieces:
-        whole_words = st.sidebar.toggle(
-            "Whole words", value=True, key=f"{page}_words", bind="query-params",
-            help="MiniLM reads word pieces (tokenisation → token ##isation). On: one row and column per typed word: "
-            "attention to a word is the sum over its pieces, attention from a word the average over its pieces. "
-            "Off: every piece on its own.",
-        )  # fmt: skip
-    elif vectors and model.builds_words_from_pieces:
-        whole_words = st.sidebar.toggle(
-            "Whole words", value=True, key=f"{page}_words", bind="query-params",
-            help="The Arabic model reads every word through its word pieces (المدرسة → المد ##رس ##ة) and builds the "
-            "word's vector as the mean of its pieces' vectors. On: one row per typed word. Off: one row per piece "
-            "(its own vector, plus the position of its word).",
-        )  # fmt: skip
+    if model.reads_word_pieces or (vectors and model.builds_words_from_pieces):
+        how = READS_PIECES if model.reads_word_pieces else BUILDS_FROM_PIECES
+        whole_words = st.sidebar.toggle("Whole words", value=True, key=f"{page}_words", bind="query-params", help=how)
     if special:
         show_special = st.sidebar.toggle(
             "Show [CLS] and [SEP]", value=True, key=f"{page}_special", bind="query-params",
