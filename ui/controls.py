@@ -73,12 +73,13 @@ class EmbeddingChoice:
     whole_words: bool = True  # a word read as several pieces is one row (the mean of its pieces), or one per piece
 
 
-def resolved_source(source: str, model: AttentionModel, sentence: ReadSentence | None) -> str:
-    """What "automatic" means for this sentence: the model's vectors when the model knows at least half of its
-    words (English for MiniLM, Arabic for the Arabic model), seeded random ones otherwise."""
+def resolved_source(source: str, known_share: float | None) -> str:
+    """What "automatic" means for a sentence of which the model has learned vectors for `known_share` of the words
+    (None: no sentence): the model's vectors when it knows at least half of them (English for MiniLM, Arabic for
+    the Arabic model), seeded random ones otherwise."""
     if source != AUTOMATIC:
         return source
-    return TRAINED if sentence is not None and model.known_share(list(sentence.tokens)) >= 0.5 else "random"
+    return TRAINED if known_share is not None and known_share >= 0.5 else "random"
 
 
 def embed(sentence: ReadSentence, choice: EmbeddingChoice) -> Sentence:
@@ -108,7 +109,9 @@ def embedding_controls(page: str, sentence: ReadSentence | None, *, pieces: bool
         "random: a seeded random vector per word (the same word always gets the same vector). "
         "one-hot: each distinct word gets its own axis, so a word resembles only itself.",
     )
-    source = resolved_source(kind, model, sentence)
+    # The model reads the sentence once for this: "automatic" and the reason it gives both use the share.
+    known_share = model.known_share(list(sentence.tokens)) if kind == AUTOMATIC and sentence is not None else None
+    source = resolved_source(kind, known_share)
     d = sidebar.select_slider(
         "Width d of a word vector",
         [8, 16, 32, 64, 128],
@@ -133,7 +136,7 @@ def embedding_controls(page: str, sentence: ReadSentence | None, *, pieces: bool
     offer_pieces = pieces and source == TRAINED
     display = token_display(page, model, special=False, vectors=True) if offer_pieces else TokenDisplay(True, True)
     choice = EmbeddingChoice(source, int(d), int(seed), use_position, model, display.whole_words)
-    why = automatic_reason(kind, model, sentence)
+    why = automatic_reason(source, known_share)
     sidebar.caption("Vectors used here: " + vectors_used(choice) + (f" ({why})" if why else "") + ".")
     if sentence is not None and source != TRAINED:  # said where the heatmaps are, never only in the sidebar
         st.info(f"These heatmaps use **{vectors_used(choice)}**, not a trained model's: they show how attention "
@@ -150,9 +153,8 @@ def vectors_used(choice: EmbeddingChoice) -> str:
     return "one-hot vectors (one axis per distinct word)"
 
 
-def automatic_reason(kind: str, model: AttentionModel, sentence: ReadSentence | None) -> str:
-    """Why "automatic" fell back to random vectors, or "" when it did not."""
-    if kind != AUTOMATIC or sentence is None or resolved_source(kind, model, sentence) == TRAINED:
+def automatic_reason(source: str, known_share: float | None) -> str:
+    """Why "automatic" (the only choice with a known_share) fell back to random vectors, or "" when it did not."""
+    if known_share is None or source == TRAINED:
         return ""
-    share = model.known_share(list(sentence.tokens))
-    return f"the model has learned vectors for only {share:.0%} of these words"
+    return f"the model has learned vectors for only {known_share:.0%} of these words"
