@@ -187,9 +187,11 @@ class MaskedLanguageModel(nn.Module):
         V = self.embedding(pieces) * math.sqrt(self.config.d_model)
         return V + self.position[:T] if use_position and self.config.sinusoidal else V
 
-    def predict_words(self, hidden: torch.Tensor) -> torch.Tensor:
-        """(…, d) final vectors → (…, vocab_size) scores of every word."""
-        return hidden @ self.output_vectors().T + self.output_bias
+    def predict_words(self, hidden: torch.Tensor, output_vectors: torch.Tensor | None = None) -> torch.Tensor:
+        """(…, d) final vectors → (…, vocab_size) scores of every word. output_vectors: this model's own
+        output_vectors() computed earlier (frozen weights), so a caller guessing often builds them once."""
+        vectors = self.output_vectors() if output_vectors is None else output_vectors
+        return hidden @ vectors.T + self.output_bias
 
     def forward(
         self,

@@ -64,8 +64,8 @@ class TrainedModel(AttentionModel):
         with torch.no_grad():
             # [UNK] stands for a word with a character never seen in training, so its vector was never trained and
             # nothing is known of the word: give it the zero vector. It then resembles no word (V·Vᵀ shows only its
-            # position), where a trained-looking vector, even the mean one, resembles every word (the piece vectors
-            # share a common direction: the mean's cosine with most words was about 0.7) and would dominate the map.
+            # position), where a trained-looking vector, even the mean one, resembles many (the piece vectors share
+            # a common direction: in one sentence the mean's cosine with a word was 0.70, above any real pair there).
             self.model.embedding.weight[vocabulary.unk_id] = 0.0
             # The guessable words' vectors are built from their pieces (24,000 embedding bags): once, not per guess.
             self._output_vectors = self.model.output_vectors()
@@ -119,7 +119,7 @@ class TrainedModel(AttentionModel):
         if not blanks:
             raise ValueError("the text has no [MASK] to fill")
         hidden = self.model(pieces, predict=False).hidden[0, blanks[0]]
-        logits = hidden @ self._output_vectors.T + self.model.output_bias  # = model.predict_words(hidden), cached
+        logits = self.model.predict_words(hidden, self._output_vectors)
         logits[: self.vocabulary.n_special] = float("-inf")  # never answer with [PAD], [UNK], [MASK], [CLS]
         probabilities = torch.softmax(logits, dim=-1)
         top = torch.topk(probabilities, min(k, len(self.vocabulary) - self.vocabulary.n_special))
