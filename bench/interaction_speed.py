@@ -261,7 +261,7 @@ def direct_steps(reps: int) -> list[tuple[str, float, str]]:
     data32, layout32 = one_pass(f32)
     rebuilt = go.Figure(data=data32, layout=layout32)
     assert json.loads(plotly.io.to_json(rebuilt)) == json.loads(plotly.io.to_json(f32)), "one pass drew another figure"
-    add("32 × 32: the same figure built in one pass: go.Figure(data=…, layout=…)",
+    add("32 × 32: the same figure, validated: go.Figure(data=…, layout=…)",
         lambda: go.Figure(data=data32, layout=layout32))  # fmt: skip
     add(
         "32 × 32: figure check + to_json (st.plotly_chart's share)",
@@ -287,7 +287,7 @@ def direct_steps(reps: int) -> list[tuple[str, float, str]]:
     add("CSV export (figure_table + to_csv), 512 × 512", lambda: figure_table(big).to_csv(),
         lambda s: f"{len(s) / 1e6:.1f} MB")  # fmt: skip
     data, layout = one_pass(big)
-    add("the same 512 × 512 figure built in one pass: go.Figure(data=…, layout=…)",
+    add("the same 512 × 512 figure, validated: go.Figure(data=…, layout=…)",
         lambda: go.Figure(data=data, layout=layout))  # fmt: skip
 
     def per_cell_hover() -> str:
