@@ -21,6 +21,13 @@ _INVISIBLE = "\u200b"  # zero-width space: tells repeated words apart as categor
 _HOVER = "%{y} → %{x}: %{z:.3f}<extra></extra>"  # row word → column word: value
 _MAX_LABEL = 24  # longer labels are cut on the axes (with …); the CSV keeps them whole
 _MAX_TICKS = 40  # a longer axis labels every k-th word (hover still gives the row and column)
+# The width, in screen pixels, that a heatmap's cells get on a 1400-px wide screen with the sidebar open (measured
+# in Chromium): a full-width heatmap, one of the small side-by-side ones (compact), and a whole grid of panels.
+# They decide whether numbers fit in the cells and whether column labels must turn.
+PLOT_PX = {"full": 700, "compact": 220, "grid": 880}
+NUMBER_PX = 30  # a cell this wide fits "0.25" in 11-px type
+NUMBER_ROW_PX = 16  # and this tall
+_LABEL_PX_PER_CHARACTER = 8.5  # a 15-px label, on average per character
 
 # What the colours mean, per kind of matrix.
 #   weights: softmax rows, each in [0, 1] and summing to 1 → sequential scale fixed to [0, 1]
@@ -81,7 +88,9 @@ def heatmap(
 
     rtl puts the row labels on the right and, when the columns are words, the first word in the right-most
     column. Columns that are vector dimensions keep their order, and long ones label every k-th dimension.
-    compact (for a grid of small heatmaps) drops the colour bar and the numbers in the cells.
+    compact (one of several small heatmaps side by side) gets a slimmer colour bar and smaller labels. Every cell
+    shows its number when the cells are large enough to hold it (layout.meta["cell_px"] keeps their estimated
+    width, so presentation mode can tell whether larger numbers still fit).
     """
     values = matrix.detach().to(torch.float32).cpu()
     n_rows, n_cols = values.shape
@@ -100,20 +109,22 @@ def heatmap(
         "y": y,
         "hovertemplate": _HOVER,
         # Right-to-left figures keep their row labels on the right, so the colour bar moves to the left.
-        "colorbar": {"thickness": 12, "x": -0.01, "xanchor": "right"} if rtl else {"thickness": 12},
-        "showscale": not compact,
+        "colorbar": {"thickness": 8 if compact else 12} | ({"x": -0.01, "xanchor": "right"} if rtl else {}),
+        "showscale": True,
         **_colour_range(values, kind),
     }
-    if n_rows <= 12 and n_cols <= 12 and not compact:
-        trace |= {"texttemplate": "%{z:.2f}", "textfont": {"size": 11}}
+    height = height or min(900, max(320, 140 + 30 * n_rows))
+    cell_px = PLOT_PX["compact" if compact else "full"] / n_cols
+    if columns == "words" and _numbers_fit(cell_px, (height - 120) / n_rows):
+        trace |= {"texttemplate": "%{z:.2f}", "textfont": {"size": 11 if cell_px >= 36 else 10}}
     # Long axes label every k-th row or column (the CSV export keeps every label).
     column_step = -(-n_cols // 16) if columns == "dimensions" and n_cols > 40 else -(-n_cols // _MAX_TICKS)
     row_step = -(-n_rows // _MAX_TICKS)
     layout = {
-        "meta": {"rows": full_rows, "cols": full_cols},  # every label in full, for the CSV export
+        "meta": {"rows": full_rows, "cols": full_cols, "cell_px": cell_px},  # labels in full, for the CSV export
         "title": {"text": title, "x": 0.0},
         "font": {"family": ARABIC_FONTS, "size": 14},
-        "height": height or min(900, max(320, 140 + 30 * n_rows)),
+        "height": height,
         "margin": {"l": 70 if rtl and not compact else 10, "r": 10, "t": 50 if title else 20, "b": 10},
         "xaxis": {
             "type": "category",
@@ -122,7 +133,7 @@ def heatmap(
             "ticktext": cols[::column_step],
             "autorange": "reversed" if rtl and columns == "words" else True,
             "side": "bottom" if compact else "top",  # in a grid the title sits on top
-            "tickangle": -60 if compact or n_cols > 8 else 0,
+            "tickangle": -60 if compact or _labels_collide(cols[::column_step], cell_px * column_step) else 0,
             "tickfont": {"size": 12 if compact else 15},
         },
         "yaxis": {
@@ -143,6 +154,56 @@ def _figure(traces: list[dict[str, object]], layout: dict[str, object]) -> go.Fi
     Multi-head's rerun (10 of 50 ms at 32 words); every figure this module builds is checked against Plotly's
     validator in tests/test_figures.py instead (the `_validate` switch is Plotly's own, per figure, since 4.7)."""
     return go.Figure(data=traces, layout=layout, _validate=False)
+
+
+def enlarged(figure: go.Figure, scale: float, min_text_px: int = 18) -> go.Figure:
+    """A copy of a figure for a projector: fonts and height grow by `scale`, and tick labels, panel titles and cell
+    numbers are at least min_text_px, so they read from the back of a room. What no longer fits at that size is
+    thinned: every k-th tick label, level column labels turned, cell numbers dropped from cells too small."""
+    bigger = go.Figure(figure)
+    layout = bigger.layout
+    grow = lambda size, floor=0: max(floor, round((size or 14) * scale))  # noqa: E731
+    layout.font.size = grow(layout.font.size)
+    layout.height = grow(layout.height or 450)  # Plotly's own default height is 450
+    meta = layout.meta if isinstance(layout.meta, dict) else {}
+    cell_px = float(meta.get("cell_px", PLOT_PX["full"]))
+    for annotation in layout.annotations:  # a grid's panel titles
+        annotation.font.size = grow(annotation.font.size, min_text_px)
+    for trace in bigger.data:
+        if trace.type != "heatmap" or not trace.texttemplate:
+            continue
+        size = grow(trace.textfont.size, min_text_px)
+        if cell_px >= size * 2.4:  # "0.25" is about 2.2 em wide
+            trace.textfont.size = size
+        else:
+            trace.texttemplate = None
+    columns = layout.xaxis.categoryarray or (bigger.data[0].x if bigger.data else None)
+    plot_px = {"x": cell_px * len(columns) if columns is not None else PLOT_PX["full"], "y": layout.height - 120}
+    for name, axis in (("x", layout.xaxis), ("y", layout.yaxis)):
+        if axis.tickfont.size is None:
+            continue
+        axis.tickfont.size = grow(axis.tickfont.size, min_text_px)
+        if axis.tickvals is None:
+            continue
+        labels = list(axis.ticktext or axis.tickvals)
+        level = name == "y" or not axis.tickangle
+        needed = axis.tickfont.size * 1.3 if not level or name == "y" else None
+        if name == "x" and level and _labels_collide(labels, plot_px["x"] / max(1, len(labels)), axis.tickfont.size):
+            axis.tickangle, needed = -60, axis.tickfont.size * 1.3
+        if needed and plot_px[name] / max(1, len(labels)) < needed:
+            keep = -(-int(needed * len(labels)) // int(plot_px[name]))  # every keep-th label
+            axis.tickvals, axis.ticktext = list(axis.tickvals)[::keep], labels[::keep]
+    return bigger
+
+
+def _numbers_fit(cell_px: float, row_px: float) -> bool:
+    return cell_px >= NUMBER_PX and row_px >= NUMBER_ROW_PX
+
+
+def _labels_collide(labels: list[str], px_per_label: float, font_px: float = 15) -> bool:
+    """Whether column labels written level would run into each other ("extraordinarily" over "bioluminescent")."""
+    character_px = _LABEL_PX_PER_CHARACTER * font_px / 15
+    return max((len(label) for label in labels), default=0) * character_px > px_per_label - 6
 
 
 def _categories(labels: list[str]) -> list[str]:
@@ -172,6 +233,7 @@ def heatmap_grid(
     rtl: bool = False,
     panel_height: int | None = None,
     signed: frozenset[tuple[int, int]] = frozenset(),
+    signed_name: str = "difference",
 ) -> go.Figure:
     """A grid of attention heatmaps (rows × columns of n × n softmax matrices, e.g. layers × heads) in ONE figure:
     one shared [0, 1] colour scale, a title above each panel ("L2 H3": its row and column names), the words beside
@@ -218,19 +280,28 @@ def heatmap_grid(
             origins[(r, c)] = [len(traces), row, column]
         traces.append({"type": "heatmap", "z": z, "x": x_categories[left:right], "y": y_categories[top:bottom],
                        "coloraxis": axis, "hoverongaps": False, "hovertemplate": _HOVER})  # fmt: skip
+    # Numbers in the cells when a panel's cells hold them (the gaps are NaN, which Plotly leaves blank).
+    number_px = PLOT_PX["grid"] / (n_grid_cols * (n + gap_x))
+    if _numbers_fit(number_px, cell_px):
+        for trace in traces:
+            trace |= {"texttemplate": "%{z:.2f}", "textfont": {"size": 11 if number_px >= 36 else 10}}
     step = -(-n // _MAX_TICKS)
     step_y = max(step, -(-n // max(4, panel_height // 14)))  # ≥ 14 px a label
     words_below = n_grid_cols <= 8  # 12 heads' panels are too narrow for words below them: the hover names them
     x_ticks = [i for c in range(n_grid_cols) for i in range(c * (n + gap_x), c * (n + gap_x) + n, step)]
     y_ticks = [i for r in range(n_grid_rows) for i in range(r * (n + gap_y), r * (n + gap_y) + n, step_y)]
-    titles = [[f"{row} {column}".strip() for column in column_names] for row in row_names]
+    # Each panel is titled with its column ("H3"); the first panel of a row also names the row ("L2 H1"). Titles
+    # with both names on every panel ran into each other once a row had 13 panels.
+    titles = [[f"{row} {column}".strip() if c == 0 else column for c, column in enumerate(column_names)]
+              for row in row_names]  # fmt: skip
     annotations = [{"text": f"<b>{titles[r][c]}</b>", "showarrow": False, "xref": "x", "yref": "y",
                     "x": c * (n + gap_x) + (n - 1) / 2, "y": r * (n + gap_y) - 0.5, "xanchor": "center",
                     "yanchor": "bottom", "font": {"size": 13}}
                    for r in range(n_grid_rows) for c in range(n_grid_cols)]  # fmt: skip
     layout = {
         "meta": {
-            "panels": [t for row in titles for t in row],
+            "panels": [f"{row} {column}".strip() for row in row_names for column in column_names],
+            "cell_px": number_px,
             "rows": labels,
             "cols": labels,
             "origins": [origins[(r, c)] for r in range(n_grid_rows) for c in range(n_grid_cols)],  # trace, row, col
@@ -262,7 +333,13 @@ def heatmap_grid(
             "autorange": "reversed",
             "side": "right" if rtl else "left",
         },
-        "coloraxis": {"colorscale": BLUES, "cmin": 0.0, "cmax": 1.0, "showscale": False},
+        # Every grid shows its scales: the weights' beside the grid, a signed panel's below it.
+        "coloraxis": {
+            "colorscale": BLUES,
+            "cmin": 0.0,
+            "cmax": 1.0,
+            "colorbar": _grid_colour_bar(rtl, "weight", bool(signed)),
+        },
         "annotations": annotations,
         "font": {"family": ARABIC_FONTS, "size": 12},
         "height": int(n_grid_rows * panel_height + (n_grid_rows - 1) * gap_y * cell_px + 50),
@@ -271,8 +348,20 @@ def heatmap_grid(
     }
     if signed:
         bound = max(float(np.abs(values[r, c]).max()) for r, c in signed) or 1e-6
-        layout["coloraxis2"] = {"colorscale": RED_BLUE, "cmin": -bound, "cmax": bound, "showscale": False}
+        layout["coloraxis2"] = {"colorscale": RED_BLUE, "cmin": -bound, "cmax": bound,
+                                "colorbar": _grid_colour_bar(rtl, signed_name, True, second=True)}  # fmt: skip
     return _figure(traces, layout)
+
+
+def _grid_colour_bar(rtl: bool, title: str, shared: bool, second: bool = False) -> dict[str, object]:
+    """A slim colour bar beside the grid (left of it when right to left, where the row labels are not); two scales
+    share the side, one above the other."""
+    bar: dict[str, object] = {"thickness": 10, "title": {"text": title, "side": "top"}, "outlinewidth": 0}
+    if rtl:
+        bar |= {"x": -0.01, "xanchor": "right"}
+    if shared:
+        bar |= {"len": 0.45, "y": 0.0 if second else 1.0, "yanchor": "bottom" if second else "top"}
+    return bar
 
 
 def figure_table(figure: go.Figure) -> pd.DataFrame:

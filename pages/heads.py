@@ -60,9 +60,11 @@ NO_BIAS_NOTE = "This model has no bias B: its positions were added to the words 
 @st.fragment
 def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, display: TokenDisplay, rtl: bool) -> None:
     n_layers, n_heads, has_bias = model.n_layers, model.n_heads, model.has_position_bias
-    pick_layer, pick_head, w1, w2, w3 = st.columns(5)
+    # Two rows of controls, so that every label stays whole in presentation mode's larger type.
+    pick_layer, pick_head = st.columns(2)
     layer = pick_layer.selectbox("Layer", range(1, n_layers + 1), key="heads_layer", bind="query-params") - 1
     head = pick_head.selectbox("Head", range(1, n_heads + 1), key="heads_head", bind="query-params") - 1
+    w1, w2, w3 = st.columns(3)
     use_W1 = w1.toggle(
         "trained W1", value=True, key="heads_W1", bind="query-params", help="off: V1 = the head's slice of x"
     )

@@ -125,7 +125,10 @@ def test_a_grid_of_heads_is_one_figure_whose_csv_has_every_cell_of_every_panel()
     words = ["the", "cat", "the", "mat"]
     figure = heatmap_grid(weights, words, row_names=["L1", "L2"], column_names=["H1", "H2", "H3"], rtl=True)
     assert len(figure.data) == 1 and figure.layout.coloraxis.cmin == 0.0 and figure.layout.coloraxis.cmax == 1.0
-    assert [a.text for a in figure.layout.annotations] == [f"<b>{t}</b>" for t in titles]
+    # Each panel is titled by its head; the first of a row also by its layer (all six names in meta, for the CSV)
+    assert [a.text for a in figure.layout.annotations] == [f"<b>{t}</b>" for t in ["L1 H1", "H2", "H3"] * 1
+                                                           + ["L2 H1", "H2", "H3"]]  # fmt: skip
+    assert list(figure.layout.meta["panels"]) == titles
     assert list(figure.layout.xaxis.ticktext) == words * 3 and figure.layout.xaxis.autorange == "reversed"
     z = np.asarray(figure.data[0].z)
     trace, top, left = figure.layout.meta["origins"][5]  # L2 H3: below L1, right of H1 and H2, blanks in between
@@ -202,3 +205,33 @@ def test_every_figure_passes_plotlys_validator_and_sends_what_a_validated_one_wo
     sent = json.loads(plotly.io.to_json(figure, validate=False))
     assert sent == json.loads(plotly.io.to_json(validated, validate=False))
     assert isinstance(sent["data"][0].get("colorscale", sent["layout"].get("coloraxis", {}).get("colorscale")), list)
+
+
+def test_every_heatmap_has_its_colour_scale_and_numbers_where_they_fit() -> None:
+    """A class reads values off the colour bar, and off the cells where numbers fit: 16 words on a full-width
+    heatmap still fit them, 40 do not; a grid of heads shows its scale(s) too, and numbers in panels large enough."""
+    words = [f"w{i}" for i in range(16)]
+    sixteen = heatmap(torch.softmax(torch.randn(16, 16), -1), words, words, kind="weights")
+    assert sixteen.data[0].showscale and sixteen.data[0].texttemplate == "%{z:.2f}"
+    many = [f"w{i}" for i in range(40)]
+    forty = heatmap(torch.softmax(torch.randn(40, 40), -1), many, many, kind="weights")
+    assert forty.data[0].showscale and forty.data[0].texttemplate is None
+    side_by_side = heatmap(torch.randn(6, 6), words[:6], words[:6], kind="signed", compact=True, height=380)
+    assert side_by_side.data[0].showscale and side_by_side.data[0].texttemplate == "%{z:.2f}"
+    panels = torch.stack([torch.full((6, 6), 1 / 6), torch.full((6, 6), 1 / 6), torch.randn(6, 6) / 10])[None]
+    raw_head_difference = heatmap_grid(panels, words[:6], row_names=[""], column_names=["raw", "head", "head − raw"],
+                                       panel_height=380, signed=frozenset({(0, 2)}))  # fmt: skip
+    layout = raw_head_difference.layout
+    assert layout.coloraxis.showscale is not False and layout.coloraxis2.showscale is not False
+    assert layout.coloraxis.colorbar.title.text == "weight" and layout.coloraxis2.colorbar.title.text == "difference"
+    assert all(trace.texttemplate == "%{z:.2f}" for trace in raw_head_difference.data)
+    layers, heads = [f"L{i}" for i in range(1, 7)], [f"H{i}" for i in range(1, 14)]
+    heads = heatmap_grid(torch.softmax(torch.randn(6, 13, 33, 33), -1), many[:33], row_names=layers, column_names=heads)
+    assert heads.layout.coloraxis.showscale is not False and heads.data[0].texttemplate is None
+
+
+def test_long_column_labels_turn_instead_of_running_into_each_other() -> None:
+    long_words = ["The", "extraordinarily", "bioluminescent", "jellyfish", "glowed", "beneath"]
+    assert heatmap(torch.rand(6, 6), long_words, long_words, kind="weights").layout.xaxis.tickangle == -60
+    short_words = ["The", "cat", "is", "on", "the", "mat"]
+    assert heatmap(torch.rand(6, 6), short_words, short_words, kind="weights").layout.xaxis.tickangle == 0

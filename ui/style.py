@@ -7,6 +7,8 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import streamlit as st
 
+from attention_core.figures import enlarged
+
 PRESENTATION_KEY = "presentation"
 PRESENTATION_SCALE = 1.4  # figure fonts and heights grow by this much on a projector
 
@@ -15,6 +17,22 @@ PRESENTATION_SCALE = 1.4  # figure fonts and heights grow by this much on a proj
 _BIDI_CSS = """
 <style>
 input[type="text"], textarea, [data-testid="stText"], [data-testid="stTable"] td { unicode-bidi: plaintext; }
+[data-testid="stTextInput"] div:has(> [data-testid="InputInstructions"]) { position: static !important; }
+[data-testid="stTextInput"] [data-testid="InputInstructions"] {
+  position: static !important; text-align: end; padding: 2px 4px 0;
+}
+</style>
+"""
+# (The second rule moves "Press Enter to apply · 31/6000" below the sentence box: inside it, it covered the end of
+# the line, where an Arabic sentence begins.)
+
+# In a right-to-left browser (an Arabic locale) Streamlit's slider (react-aria) mirrors its thumb and its pointer:
+# the smallest value sits on the right. Its two end labels are not mirrored, so clicking next to "10" set 1. The
+# end labels are turned round to match, and the slider reads right to left as an Arabic reader expects.
+RTL_LANGUAGES = frozenset({"ar", "arc", "ckb", "dv", "fa", "he", "ku", "ps", "sd", "ug", "ur", "yi"})  # react-aria's
+_RTL_BROWSER_CSS = """
+<style>
+[data-testid="stSliderTickBar"] { flex-direction: row-reverse; }
 </style>
 """
 _PRESENTATION_CSS = """
@@ -22,6 +40,9 @@ _PRESENTATION_CSS = """
 html { font-size: 22px; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.15rem; }
 h1 { font-size: 2.6rem !important; }
+[data-testid="stSidebarNavLink"] { height: auto !important; }
+[data-testid="stSidebarNavLink"] [data-testid="stMarkdownContainer"],
+[data-testid="stSidebarNavLink"] p { white-space: normal !important; text-overflow: clip !important; line-height: 1.3; }
 </style>
 """
 
@@ -34,23 +55,16 @@ def presentation_toggle() -> bool:
     )  # fmt: skip
 
 
+def browser_reads_right_to_left(locale: str | None) -> bool:
+    """Whether the browser's language (st.context.locale, e.g. "ar-EG") is written right to left."""
+    return (locale or "").split("-")[0].lower() in RTL_LANGUAGES
+
+
 def apply_style(presentation: bool) -> None:
-    st.html(_BIDI_CSS + (_PRESENTATION_CSS if presentation else ""))
+    rtl_browser = browser_reads_right_to_left(st.context.locale)
+    st.html(_BIDI_CSS + (_RTL_BROWSER_CSS if rtl_browser else "") + (_PRESENTATION_CSS if presentation else ""))
 
 
 def for_projector(figure: go.Figure) -> go.Figure:
-    """A copy of the figure with every font and the height scaled up, when presentation mode is on."""
-    if not st.session_state.get(PRESENTATION_KEY):
-        return figure
-    bigger = go.Figure(figure)
-    layout = bigger.layout
-    bigger.update_layout(font_size=round((layout.font.size or 14) * PRESENTATION_SCALE))
-    for axis in (layout.xaxis, layout.yaxis):
-        if axis.tickfont and axis.tickfont.size:
-            axis.tickfont.size = round(axis.tickfont.size * PRESENTATION_SCALE)
-    if layout.height:
-        bigger.update_layout(height=round(layout.height * PRESENTATION_SCALE))
-    for trace in bigger.data:
-        if getattr(trace, "textfont", None) is not None and trace.textfont.size:
-            trace.textfont.size = round(trace.textfont.size * PRESENTATION_SCALE)
-    return bigger
+    """The figure as a projector needs it when presentation mode is on (larger type, see figures.enlarged)."""
+    return enlarged(figure, PRESENTATION_SCALE) if st.session_state.get(PRESENTATION_KEY) else figure
