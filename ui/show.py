@@ -87,7 +87,6 @@ def head_grid(weights: torch.Tensor, labels: list[str], rtl: bool, key: str, ave
         st.caption(f"A long text: in this grid each cell pools {k} neighbouring words (attention from them averaged, "
                    "to them summed; rows still sum to 1). The head picked below shows every word.")  # fmt: skip
     panels = torch.cat([weights, weights.mean(1, keepdim=True)], dim=1) if average else weights
-    # "average" no longer fits above a panel when a row has 13 of them (MiniLM)
-    columns = [f"H{head + 1}" for head in range(n_heads)] + ([("avg" if n_heads > 8 else "average")] if average else [])
+    columns = [f"H{head + 1}" for head in range(n_heads)] + (["average"] if average else [])
     rows = [f"L{layer + 1}" for layer in range(n_layers)]
     chart(heatmap_grid(panels, labels, row_names=rows, column_names=columns, rtl=rtl), key)
