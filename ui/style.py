@@ -21,10 +21,12 @@ input[type="text"], textarea, [data-testid="stText"], [data-testid="stTable"] td
 [data-testid="stTextInput"] [data-testid="InputInstructions"] {
   position: static !important; text-align: end; padding: 2px 4px 0;
 }
+[data-testid="stButtonGroup"] button { height: auto !important; }
+[data-testid="stButtonGroup"] button * { white-space: normal !important; text-overflow: clip !important; }
 </style>
 """
 # (The second rule moves "Press Enter to apply · 31/6000" below the sentence box: inside it, it covered the end of
-# the line, where an Arabic sentence begins.)
+# the line, where an Arabic sentence begins. The last two let a long example chip wrap instead of ending in "…".)
 
 # In a right-to-left browser (an Arabic locale) Streamlit's slider (react-aria) mirrors its thumb and its pointer:
 # the smallest value sits on the right. Its two end labels are not mirrored, so clicking next to "10" set 1. The
