@@ -108,7 +108,7 @@ else:
     head = 0
 record = heads[head]
 x = input_symbol(settings)
-w = lambda name, on: rf"{x}W_{name}" if on else x  # noqa: E731 — the formula shows the identity W as nothing
+w = lambda name, on: rf"{x}W_{name}" if on else rf"{x}I"  # noqa: E731 — the formula shows I for an identity W
 temperature_text = rf"\cdot {temperature:g}" if temperature != 1.0 else ""
 root = rf"\sqrt{{{d_h}}}" if scale else ""
 
