@@ -15,10 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from attention_core.inference import load_model  # noqa: E402
-from attention_core.pretrained import load_minilm  # noqa: E402
-from attention_core.text import MAX_TOKENS, read_sentence  # noqa: E402
-from attention_core.trainable import TrainableSettings, sharpness, trainable_heads  # noqa: E402
+from attention_core.inference import load_model
+from attention_core.pretrained import load_minilm
+from attention_core.text import MAX_TOKENS, read_sentence
+from attention_core.trainable import TrainableSettings, sharpness, trainable_heads
 
 SENTENCES = [("MiniLM", "The cat is on the mat"), ("Arabic model", "ذهب الطالب إلى المدرسة")]
 
