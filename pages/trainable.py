@@ -91,8 +91,8 @@ rtl = sentence.rtl
 if n_heads > 1:
     st.subheader(f"{n_heads} heads side by side")
     st.markdown(
-        f"{head_columns_text(d, n_heads)} (of V itself where a W is off): a smaller view in which each "
-        "head can learn its own rule of who attends to whom."
+        f"{head_columns_text(d, n_heads)} (of {'V̂' if normalise else 'V'} itself where a W is off): a smaller view "
+        "in which each head can learn its own rule of who attends to whom."
     )
     panels = torch.stack([h.weights for h in heads])[None]  # (1 row, heads, n, n): one figure, the page's width
     signed = frozenset() if softmax else frozenset((0, h) for h in range(n_heads))
