@@ -39,7 +39,13 @@ normalise = norm_col.toggle(
     bind="query-params",
     help="As a layer reads it: each word's vector gets mean 0 and length √d.",
 )
-scale = scale_col.toggle("Scale by 1/√d", value=True, key="trainable_scale", bind="query-params")
+scale = scale_col.toggle(
+    "Scale by 1/√d",
+    value=True,
+    key="trainable_scale",
+    bind="query-params",
+    help="Each head divides by the root of its own width: √(d / heads).",
+)
 softmax = softmax_col.toggle(
     "Softmax",
     value=True,
