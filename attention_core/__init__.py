@@ -1,6 +1,6 @@
 """attention_core: the maths, models and figures behind the attention explainer (never imports streamlit)."""
 
-from attention_core.attention import Attention, attend, attend_heads, random_projections, similarity
+from attention_core.attention import Attention, attend, attend_heads, normalise, random_projections, similarity
 from attention_core.embeddings import Sentence, TableEmbedding, embed_sentence
 from attention_core.encoder import PRESETS, EncoderConfig, MaskedLanguageModel, preset
 from attention_core.inference import Analysis, TrainedModel, load_model
@@ -27,6 +27,7 @@ __all__ = [
     "is_right_to_left",
     "load_minilm",
     "load_model",
+    "normalise",
     "normalize_word",
     "positional_encoding",
     "preset",

@@ -22,6 +22,12 @@ def unit_vectors(V: torch.Tensor) -> torch.Tensor:
     return F.normalize(V, dim=-1)
 
 
+def normalise(V: torch.Tensor) -> torch.Tensor:
+    """Each row of V with mean 0 and variance 1 over its d features (LayerNorm without a learned gain): a row's
+    length becomes √d whatever V's own scale. This is what a layer's attention reads, not the raw embedding."""
+    return F.layer_norm(V, V.shape[-1:])
+
+
 def similarity(V: torch.Tensor, metric: Metric = "dot") -> torch.Tensor:
     """The (n, n) matrix of how alike each pair of words is: dot products V·Vᵀ, or their cosines."""
     if metric == "cosine":
@@ -80,9 +86,9 @@ def attend_heads(
     softmax: bool = True,
     temperature: float = 1.0,
 ) -> list[Attention]:
-    """Multi-head attention, one record per head: head h uses columns h·d_h … (h+1)·d_h of each W.
+    """Multi-head attention, one record per head: head h (from 0) uses columns h·d_h … (h+1)·d_h − 1 of each W.
 
-    With a W of None, head h compares the slice h·d_h … (h+1)·d_h of the word vectors themselves.
+    With a W of None, head h compares the same slice of the word vectors themselves.
     Each head is scaled by its own width: 1/√d_h.
     """
     d = V.shape[-1] if W1 is None else W1.shape[-1]
@@ -101,7 +107,9 @@ def attend_heads(
 def random_projections(d: int, seed: int, d_out: int | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Three seeded (d, d_out) matrices W1, W2, W3 with entries N(0, 1/d), so V·W keeps V's scale.
 
-    They stand in for trained weights: what matters for the lesson is that V1, V2, V3 are new views of V.
+    They stand in for trained weights: what matters for the lesson is that V1, V2, V3 are new views of V. On a
+    normalised V (rows of length √d) each column of V·W has variance 1, so a head's V1ᵢ·V2ⱼ/√d_h has variance 1:
+    scores of order one, attention neither flat nor one-hot.
     """
     generator = torch.Generator().manual_seed(seed)
     d_out = d_out or d

@@ -114,7 +114,7 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
                             kind="signed", columns="dimensions", height=220), key="heads_pair")  # fmt: skip
     bias = rf" + B_{{{i},{j}}}" if has_bias else ""
     st.latex(rf"\frac{{V1_{{{i}}}\cdot V2_{{{j}}}}}{{\sqrt{{{d_h}}}}}{bias}"
-             rf" = \frac{{{cell.dot:.3f}}}{{{cell.root:.2f}}}" + (f" + {cell.bias:.3f}" if has_bias else "")
+             rf" = \frac{{{cell.dot:.3f}}}{{{cell.root:.2f}}}" + (f" {cell.bias:+.3f}" if has_bias else "")
              + rf" = {cell.score:.3f}")  # fmt: skip
     st.caption(f"After the softmax of row {plain(labels[i])}, this cell's weight is {cell.weight:.3f}.")
 

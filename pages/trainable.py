@@ -1,9 +1,10 @@
 """Trainable attention: V1 = V·W1, V2 = V·W2, V3 = V·W3 and softmax(V1·V2ᵀ/√d)·V3, one head or many."""
 
 import streamlit as st
+import torch
 
-from attention_core.attention import attend_heads, random_projections
-from attention_core.figures import dimension_labels, heatmap, product_shape, weights_kind, word_labels
+from attention_core.figures import dimension_labels, heatmap, heatmap_grid, product_shape, weights_kind, word_labels
+from attention_core.trainable import TrainableSettings, head_columns_text, input_symbol, scores_text, trainable_heads
 from ui.controls import embed, embedding_controls, sentence_input
 from ui.navigation import ensure_app_frame
 from ui.show import chart, flag_unknown_words, show_step
@@ -14,23 +15,45 @@ st.title("Trainable attention: three weight matrices W1, W2, W3")
 st.markdown(
     "Embeddings are not perfect, so attention learns its own views of the sentence: **V1 = V·W1** (what a word "
     "looks for), **V2 = V·W2** (what it offers), **V3 = V·W3** (what it passes on). Others call them Q, K and V. "
-    "Here the W's are random, as before training; switch each one off to see the identity, i.e. raw V·Vᵀ."
+    "Here the W's are random, as before training; switch one off to use the identity in its place."
 )
 
 sentence = sentence_input("trainable")
 choice = embedding_controls("trainable", sentence)
-if "trainable_weight_seed" not in st.session_state:
-    st.session_state["trainable_weight_seed"] = 0
-w1_col, w2_col, w3_col, redraw_col = st.columns(4)
+
+
+def _draw_new_weights() -> None:
+    st.session_state["trainable_weight_seed"] = int(st.session_state.get("trainable_weight_seed", 0)) + 1
+
+
+# Three controls a row: at 1400 px in presentation mode, four to a row cut their labels.
+w1_col, w2_col, w3_col = st.columns(3)
 use_W1 = w1_col.toggle("W1 (query)", value=True, key="trainable_W1", bind="query-params", help="off = identity: V1 = V")
 use_W2 = w2_col.toggle("W2 (key)", value=True, key="trainable_W2", bind="query-params", help="off = identity: V2 = V")
 use_W3 = w3_col.toggle("W3 (value)", value=True, key="trainable_W3", bind="query-params", help="off = identity: V3 = V")
-if redraw_col.button("Re-draw the weights", key="trainable_redraw"):
-    st.session_state["trainable_weight_seed"] += 1
-redraw_col.caption(f"weight seed {st.session_state['trainable_weight_seed']}")
-scale_col, softmax_col, temperature_col, heads_col = st.columns(4)
-scale = scale_col.toggle("Scale by 1/√d", value=True, key="trainable_scale", bind="query-params")
-softmax = softmax_col.toggle("Softmax each row", value=True, key="trainable_softmax", bind="query-params")
+norm_col, scale_col, softmax_col = st.columns(3)
+normalise = norm_col.toggle(
+    "Normalise V",
+    value=True,
+    key="trainable_normalise",
+    bind="query-params",
+    help="As a layer reads it: each word's vector gets mean 0 and length √d.",
+)
+scale = scale_col.toggle(
+    "Scale by 1/√d",
+    value=True,
+    key="trainable_scale",
+    bind="query-params",
+    help="Each head divides by the root of its own width: √(d / heads).",
+)
+softmax = softmax_col.toggle(
+    "Softmax",
+    value=True,
+    key="trainable_softmax",
+    bind="query-params",
+    help="Softmax each row: its weights become shares that sum to 1.",
+)
+temperature_col, heads_col, seed_col = st.columns(3)
 temperature = temperature_col.slider(
     "Temperature",
     0.1,
@@ -39,16 +62,24 @@ temperature = temperature_col.slider(
     0.1,
     key="trainable_temperature",
     bind="query-params",
-    help="Scores are divided by it: low = sharp attention, high = even.",
+    help="Scores are divided by it: low = sharp, high = even.",
 )
+seed = seed_col.number_input(
+    "Seed of the W's",
+    0,
+    9999,  # no default value: it would fight the button's callback, which sets the seed (0 is the minimum)
+    key="trainable_weight_seed",
+    bind="query-params",
+    help="The random W1, W2, W3 are drawn from it; it is in the link you share.",
+)
+seed_col.button("New W's", key="trainable_redraw", on_click=_draw_new_weights, help="Re-draw the weights")
 if sentence is None:
     st.stop()
 
 embedded = embed(sentence, choice)
 labels = word_labels(embedded.labels, embedded.known)
 flag_unknown_words(embedded.labels, embedded.known)
-V = embedded.V
-n, d = V.shape
+n, d = embedded.V.shape
 head_options = [h for h in (1, 2, 4, 8) if d % h == 0]
 n_heads = heads_col.select_slider(
     "Number of heads",
@@ -57,44 +88,22 @@ n_heads = heads_col.select_slider(
     bind="query-params",
     help="Heads must divide the width d: each head gets d / heads dimensions.",
 )
+settings = TrainableSettings(use_W1, use_W2, use_W3, normalise, scale, softmax, temperature, n_heads, int(seed))
+heads = trainable_heads(embedded.V, settings)
 d_h = d // n_heads
-W1, W2, W3 = random_projections(d, st.session_state["trainable_weight_seed"])
-heads = attend_heads(
-    V,
-    n_heads,
-    W1 if use_W1 else None,
-    W2 if use_W2 else None,
-    W3 if use_W3 else None,
-    scale=scale,
-    softmax=softmax,
-    temperature=temperature,
-)
 kind = weights_kind(softmax=softmax, cosine=False, scaled=scale, temperature=temperature)
 rtl = sentence.rtl
 
 if n_heads > 1:
     st.subheader(f"{n_heads} heads side by side")
     st.markdown(
-        f"Head *h* uses columns *h·{d_h}* … *(h+1)·{d_h}* of each W: a smaller view in which it can "
-        "learn its own rule of who attends to whom."
+        f"{head_columns_text(d, n_heads)} (of {'V̂' if normalise else 'V'} itself where a W is off): a smaller view "
+        "in which each head can learn its own rule of who attends to whom."
     )
-    for row_start in range(0, n_heads, 4):
-        columns = st.columns(4)
-        for h in range(row_start, min(row_start + 4, n_heads)):
-            chart(
-                where=columns[h - row_start],
-                figure=heatmap(
-                    heads[h].weights,
-                    labels,
-                    labels,
-                    kind=kind,
-                    rtl=rtl,
-                    title=f"head {h + 1}",
-                    height=340,
-                    compact=True,
-                ),
-                key=f"trainable_head_{h}",
-            )
+    panels = torch.stack([h.weights for h in heads])[None]  # (1 row, heads, n, n): one figure, the page's width
+    signed = frozenset() if softmax else frozenset((0, h) for h in range(n_heads))
+    names = [f"head {h + 1}" for h in range(n_heads)]
+    chart(heatmap_grid(panels, labels, row_names=[""], column_names=names, rtl=rtl, signed=signed), "trainable_grid")
     head = (
         st.radio(
             "Look closer at head", range(1, n_heads + 1), horizontal=True, key="trainable_head", bind="query-params"
@@ -104,16 +113,16 @@ if n_heads > 1:
 else:
     head = 0
 record = heads[head]
-w = lambda name, on: rf"W_{name}" if on else "I"  # noqa: E731 — the formula shows I for an identity W
+x = input_symbol(settings)
+w = lambda name, on: rf"{x}W_{name}" if on else rf"{x}I"  # noqa: E731 — the formula shows I for an identity W
 temperature_text = rf"\cdot {temperature:g}" if temperature != 1.0 else ""
 root = rf"\sqrt{{{d_h}}}" if scale else ""
 
 show_step(
     "1 · Scores: what each word looks for against what each word offers",
-    rf"\text{{scores}} = \frac{{(V{w(1, use_W1)})(V{w(2, use_W2)})^\top}}{{{root or '1'}{temperature_text}}}",
+    rf"\text{{scores}} = \frac{{({w(1, use_W1)})({w(2, use_W2)})^\top}}{{{root or '1'}{temperature_text}}}",
     product_shape(record.V1, record.V2.T),
-    "Row *i* compares word *i*'s V1 (query) with every word's V2 (key). With W1 and W2 both off this is "
-    "the raw V·Vᵀ of the Similarity page.",
+    scores_text(settings, d, record),
     heatmap(record.scores, labels, labels, kind="signed", rtl=rtl),
     "signed",
     "trainable_scores",
@@ -131,7 +140,7 @@ show_step(
 )
 show_step(
     "3 · Output: each word as a mix of what the others pass on",
-    rf"\text{{output}} = A\,(V{w(3, use_W3)})",
+    rf"\text{{output}} = A\,({w(3, use_W3)})",
     product_shape(record.weights, record.V3),
     f"This is head {head + 1}'s output; the {n_heads} heads' outputs side by side make a ({n} × {d}) sentence again."
     if n_heads > 1

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -25,6 +28,16 @@ def open_page(page: str) -> AppTest:
 
 def figures(at: AppTest) -> list[dict]:
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def values(figure: dict, trace: int = 0) -> np.ndarray:
+    """A heatmap's z as numbers: Plotly sends a typed array {"dtype", "bdata", "shape"}, or plain lists."""
+    z = figure["data"][trace]["z"]
+    if not isinstance(z, dict):
+        return np.asarray(z, dtype=np.float64)
+    flat = np.frombuffer(base64.b64decode(z["bdata"]), dtype=z["dtype"])
+    shape = z.get("shape")
+    return flat.reshape([int(k) for k in shape.split(",")] if isinstance(shape, str) else shape or [-1])
 
 
 def word_axes(at: AppTest) -> list[tuple[list[str], list[str]]]:
@@ -117,17 +130,77 @@ def test_similarity_colour_scales_follow_the_values() -> None:
     assert any("sum to 1" in c.value for c in at.caption)
 
 
-def test_trainable_heads_show_one_heatmap_each_and_redraw_changes_weights() -> None:
+def test_trainable_heads_show_in_one_grid_and_redraw_changes_weights() -> None:
     at = open_page("trainable")
     at = flip(at, "select_slider", "trainable_heads", 4)
-    titles = [f["layout"]["title"].get("text") for f in figures(at)]
-    assert [t for t in titles if t and t.startswith("head")] == ["head 1", "head 2", "head 3", "head 4"]
+    assert figures(at)[0]["layout"]["meta"]["panels"] == ["head 1", "head 2", "head 3", "head 4"]
     at = flip(at, "radio", "trainable_head", 3)
     assert_clean(at)
     before = figures(at)
     at = at.button(key="trainable_redraw").click().run()
     assert_clean(at)
     assert figures(at) != before
+
+
+def row_max(at: AppTest) -> float:
+    """The one head's weights (figures: scores, weights, output): each row's largest weight, averaged."""
+    return float(values(figures(at)[1]).max(axis=1).mean())
+
+
+@pytest.mark.parametrize(("text", "n"), [("The cat is on the mat", 6), (ARABIC, 4)])
+def test_trainable_defaults_teach_rows_differ_and_low_temperature_sharpens(text: str, n: int) -> None:
+    at = type_sentence(open_page("trainable"), "trainable", text)
+    assert_clean(at)
+    scores, weights = values(figures(at)[0]), values(figures(at)[1])
+    assert scores.std() > 0.5  # before: 0.004 on MiniLM, every score printed 0.00
+    assert np.abs(weights[:, None, :] - weights[None, :, :]).max() > 0.1  # rows differ
+    warm = row_max(at)
+    assert warm > 1.5 / n  # before: exactly 1/n in every row
+    at = flip(at, "slider", "trainable_temperature", 0.1)
+    assert row_max(at) > 0.75 and row_max(at) > warm + 0.3
+
+
+def test_trainable_weight_seed_is_in_the_url_and_a_link_reproduces_the_view() -> None:
+    at = type_sentence(open_page("trainable"), "trainable", ENGLISH)
+    seed_0 = [values(f) for f in figures(at)]
+    for _ in range(2):
+        at = at.button(key="trainable_redraw").click().run()
+    assert_clean(at)
+    assert at.number_input(key="trainable_weight_seed").value == 2
+    assert at.query_params["trainable_weight_seed"] in ("2", ["2"])
+    shown = [values(f) for f in figures(at)]
+    assert not np.array_equal(shown[1], seed_0[1])
+    link = AppTest.from_file(str(Path(APP).parent / "pages" / "trainable.py"), default_timeout=60)
+    link.query_params["trainable_sentence"] = ENGLISH
+    link.query_params["trainable_weight_seed"] = "2"
+    link = link.run()
+    assert_clean(link)
+    assert all(np.array_equal(a, b) for a, b in zip(shown, [values(f) for f in figures(link)], strict=True))
+
+
+def test_trainable_scores_caption_is_true_after_switching_w1_and_w2_off() -> None:
+    at = type_sentence(open_page("trainable"), "trainable", ENGLISH)
+    at = flip(flip(at, "toggle", "trainable_W1", False), "toggle", "trainable_W2", False)
+    text = " ".join(m.value for m in at.markdown)
+    assert "exactly the raw" not in text and "divided by √384 = 19.60" in text and "normalised V̂" in text
+    at = flip(flip(at, "toggle", "trainable_scale", False), "toggle", "trainable_normalise", False)
+    assert "exactly the raw V·Vᵀ of the Similarity page" in " ".join(m.value for m in at.markdown)
+    scores = values(figures(at)[0])
+    similarity = type_sentence(open_page("similarity"), "similarity", ENGLISH)  # its scaling is off by default
+    assert np.allclose(scores, values(figures(similarity)[1]), atol=1e-4)
+
+
+def test_trainable_heads_caption_counts_columns_from_one() -> None:
+    at = flip(type_sentence(open_page("trainable"), "trainable", ENGLISH), "select_slider", "trainable_heads", 8)
+    assert_clean(at)
+    assert any("Head 1 uses columns 1–48 of each W, head 2 columns 49–96, …, head 8 columns 337–384" in m.value
+               for m in at.markdown)  # fmt: skip
+
+
+def test_heads_explained_cell_prints_a_negative_bias_with_a_minus() -> None:
+    at = type_sentence(open_page("heads"), "heads", ARABIC)
+    latex = at.latex[-1].value  # the default cell's bias is negative (−0.162 for this sentence)
+    assert "+ -" not in latex and re.search(r"\\frac\{-?[0-9.]+\}\{[0-9.]+\} [-+][0-9.]+ = ", latex), latex
 
 
 @pytest.mark.parametrize("page", ["similarity", "trainable"])
