@@ -112,16 +112,20 @@ def embedding_controls(page: str, sentence: ReadSentence | None, *, pieces: bool
     # The model reads the sentence once for this: "automatic" and the reason it gives both use the share.
     known_share = model.known_share(list(sentence.tokens)) if kind == AUTOMATIC and sentence is not None else None
     source = resolved_source(kind, known_share)
-    d = sidebar.select_slider(
-        "Width d of a word vector",
-        [8, 16, 32, 64, 128],
-        value=64,
-        key=f"{page}_d",
-        bind="query-params",
-        disabled=source != "random",
-        help="Only random vectors can take any width: one-hot vectors are as wide as the number of distinct "
-        "words, a model's are as wide as it was built (MiniLM 384, the Arabic model 128).",
-    )
+    d = 64  # the width of random vectors only; a model's and one-hot vectors have their own, said below
+    if source == "random":
+        d = sidebar.select_slider(
+            "Width d of a word vector",
+            [8, 16, 32, 64, 128],
+            value=64,
+            key=f"{page}_d",
+            bind="query-params",
+            help="Only random vectors can take any width: one-hot vectors are as wide as the number of distinct "
+            "words, a model's are as wide as it was built (MiniLM 384, the Arabic model 128).",
+        )
+    else:  # a greyed-out slider would show 64 while the vectors are 384 wide
+        width = f"d = {model.d_model}, as the model was built" if source == TRAINED else "one per distinct word"
+        sidebar.caption(f"Width of a word vector: {width} (only random vectors take any width).")
     seed = sidebar.number_input(
         "Seed of the random vectors", 0, 9999, 0, key=f"{page}_seed", bind="query-params", disabled=source != "random"
     )
