@@ -9,7 +9,10 @@ import urllib.parse
 
 import pytest
 
-from tests.test_browser import browser, screenshot, server, wait_for_charts  # noqa: F401 — pytest fixtures
+from tests import test_browser
+from tests.test_browser import screenshot, wait_for_charts
+
+server, browser = test_browser.server, test_browser.browser  # the same pytest fixtures (one server per module)
 
 pytestmark = pytest.mark.browser
 ARABIC_BLANK = "ذهب الولد إلى [MASK] في الصباح"
@@ -47,9 +50,7 @@ def test_the_character_counter_sits_below_the_sentence_not_over_its_first_arabic
     page.close()
 
 
-def test_presentation_mode_keeps_every_label_whole_and_shows_no_developer_toolbar(
-    server: str, browser: object
-) -> None:
+def test_presentation_mode_keeps_every_label_whole_and_shows_no_developer_toolbar(server: str, browser: object) -> None:
     """Page names in the sidebar and the W switches of Multi-head are whole at 1400 × 900 (no "train…"), and
     Streamlit's Deploy button is not there to distract a class."""
     page = browser.new_page(viewport={"width": 1400, "height": 900})
