@@ -17,16 +17,19 @@ PRESENTATION_SCALE = 1.4  # figure fonts and heights grow by this much on a proj
 _BIDI_CSS = """
 <style>
 input[type="text"], textarea, [data-testid="stText"], [data-testid="stTable"] td { unicode-bidi: plaintext; }
-[data-testid="stTextInput"] div:has(> [data-testid="InputInstructions"]) { position: static !important; }
-[data-testid="stTextInput"] [data-testid="InputInstructions"] {
-  position: static !important; text-align: end; padding: 2px 4px 0;
+[data-testid="stTextInput"] { position: relative; }
+[data-testid="stTextInput"] div:has(> [data-testid="InputInstructions"]) {
+  position: absolute !important; top: 100% !important; bottom: auto !important; right: 0 !important; z-index: 1;
 }
+[data-testid="stTextInput"] [data-testid="InputInstructions"] { position: static !important; padding: 1px 4px 0; }
 [data-testid="stButtonGroup"] button { height: auto !important; }
 [data-testid="stButtonGroup"] button * { white-space: normal !important; text-overflow: clip !important; }
 </style>
 """
-# (The second rule moves "Press Enter to apply · 31/6000" below the sentence box: inside it, it covered the end of
-# the line, where an Arabic sentence begins. The last two let a long example chip wrap instead of ending in "…".)
+# (The next rules move "Press Enter to apply · 31/6000" just below the sentence box: inside it, it covered the end
+# of the line, where an Arabic sentence begins. It floats there, taking no room: had it pushed the page down while
+# the box has focus, the page would jump back on the first click elsewhere, and that click would miss. The last
+# two rules let a long example chip wrap instead of ending in "…".)
 
 # In a right-to-left browser (an Arabic locale) Streamlit's slider (react-aria) mirrors its thumb and its pointer:
 # the smallest value sits on the right. Its two end labels are not mirrored, so clicking next to "10" set 1. The
