@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import re
 
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
 RLI, PDI = "\u2067", "\u2069"
 _ARABIC = "\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff"
 # A phrase: Arabic words and blanks, with the spaces and marks between them, starting and ending on a word or blank.
@@ -28,3 +31,17 @@ def isolate(text: str) -> str:
 def isolate_arabic(text: str) -> str:
     """Every Arabic phrase of a mostly-English text as its own right-to-left unit; a bare [MASK] stays as it is."""
     return _PHRASE.sub(lambda m: isolate(m.group()), text)
+
+
+# Chips (st.pills) of an Arabic sentence's words run right to left, as the sentence box and the heatmaps do: the
+# first word on the right, the next line under it, the row against the right edge. Fixed CSS, no user text in it.
+_RTL_CHIPS = "rtl_chips"
+RTL_CHIPS_CSS = f"<style>.st-key-{_RTL_CHIPS} {{ direction: rtl; }}</style>"
+
+
+def chip_row(rtl: bool) -> DeltaGenerator:
+    """Where to draw a row of word chips: a container laid out right to left for an Arabic sentence."""
+    if not rtl:
+        return st.container()
+    st.html(RTL_CHIPS_CSS)
+    return st.container(key=_RTL_CHIPS)

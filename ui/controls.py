@@ -34,17 +34,17 @@ def _use_example(widget_key: str, pills_key: str) -> None:
     st.session_state[pills_key] = None
 
 
-def sentence_input(page: str) -> ReadSentence | None:
+def sentence_input(page: str, default: str = DEFAULT_SENTENCE) -> ReadSentence | None:
     """The sentence box and example buttons; returns the read sentence, or None (after saying why) if empty.
-    A lesson link (ui/lesson_view.py) first puts the page in the lesson's clean state, and is then named above
-    the charts with where to look."""
+    `default` is the first sentence of a session that brings none from another page. A lesson link
+    (ui/lesson_view.py) first puts the page in the lesson's clean state, and is then named with where to look."""
     widget_key, pills_key = f"{page}_sentence", f"{page}_example"
     lesson = start_lesson(page, AUTOMATIC_MODEL, _KEPT)  # automatic: every lesson's script picks its model (tested)
     if widget_key not in st.session_state:  # a shared link's sentence wins over the one kept from another page
         if widget_key not in st.query_params:
             # Into the URL as well: a sentence carried over from another page is part of the view a link shares.
             # (Set before the box is bound to the URL: Streamlit writes a value set in code there only later.)
-            st.query_params[widget_key] = st.session_state.get(_KEPT, DEFAULT_SENTENCE)
+            st.query_params[widget_key] = st.session_state.get(_KEPT, default)
         st.session_state[widget_key] = st.query_params[widget_key]
     st.text_input(
         "Your sentence (any language; Arabic reads right to left)",

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 DEFAULT_SENTENCE = "The cat is on the mat"
+FILL_BLANK_SENTENCE = "إن الله على كل شيء [MASK]"  # Fill the blank's first sentence: only Arabic has a model there
 
 EXAMPLES: dict[str, str] = {
     "The cat is on the mat": "The cat is on the mat",
