@@ -16,6 +16,7 @@ from attention_core.figures import UNKNOWN_MARK
 
 MARK_COLOUR = "#f08c00"  # orange: stands out on the blue and on the red-blue scales
 MARK_WIDTH = 4  # px: visible from the back of a classroom
+GRID_MARK_WIDTH = 2  # px: a grid's cells are a few px wide, and a thicker line would hide the cell's colour
 
 
 def label_index(labels: list[str], word: str, nth: int = 1) -> int | None:
@@ -49,7 +50,8 @@ def outline_cell(figure: go.Figure, row: int, column: int, panel: str = "") -> g
     if position is None:
         return figure
     x, y = position
+    width = GRID_MARK_WIDTH if "panels" in figure.layout.meta else MARK_WIDTH
     marked = go.Figure(figure)
     marked.add_shape(type="rect", xref="x", yref="y", x0=x - 0.5, x1=x + 0.5, y0=y - 0.5, y1=y + 0.5,
-                     line={"color": MARK_COLOUR, "width": MARK_WIDTH}, fillcolor="rgba(0,0,0,0)")  # fmt: skip
+                     line={"color": MARK_COLOUR, "width": width}, fillcolor="rgba(0,0,0,0)")  # fmt: skip
     return marked

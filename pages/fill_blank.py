@@ -7,9 +7,9 @@ import streamlit as st
 
 from attention_core.figures import heatmap, word_labels
 from attention_core.text import MASK, Token
+from ui.bidi import chip_row
 from ui.controls import sentence_input
 from ui.examples import FILL_BLANK_SENTENCE
-from ui.bidi import chip_row
 from ui.models import NO_ENGLISH_MASKED_MODEL, masked_word_model, what_the_model_can_guess
 from ui.navigation import ensure_app_frame
 from ui.show import chart, flag_model_cut, flag_unknown_words, plain

@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 from attention_core.figures import UNKNOWN_MARK
 from attention_core.inference import load_model
 from ui.examples import EXAMPLES
+from ui.models import SHIPPED
 
 APP = str(Path(__file__).parents[1] / "app.py")
 
@@ -326,7 +327,7 @@ def test_text_longer_than_the_model_reads_is_cut_with_a_notice(page: str, prefix
 
 def test_clicking_a_repeated_word_hides_that_very_word() -> None:
     at = type_sentence(open_page("fill_blank"), "fill", "the cat sat on the mat the")
-    at = flip(at, "radio", "fill_blank_model", "Arabic: Qurʾān + hadith model (shipped)")  # English: no model on automatic
+    at = flip(at, "radio", "fill_blank_model", SHIPPED)  # English has no model on automatic
     assert hidden_word_pills(at).value == 6  # the last word by default, though "the" occurs three times
     at = hidden_word_pills(at).set_value(4).run()
     assert_clean(at)

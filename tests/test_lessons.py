@@ -236,8 +236,8 @@ def test_an_opened_lesson_says_where_to_look_and_outlines_that_cell(lesson: Less
         if "panels" in figure["layout"]["meta"]:
             layer, head = lesson.panel.split()
             row, column = row.removeprefix(f"{layer} · "), column.removeprefix(f"{head} · ")
-        assert (row.removesuffix(UNKNOWN_MARK), column.removesuffix(UNKNOWN_MARK)) == (lesson.cell.row,
-                                                                                        lesson.cell.column)
+        cell = (row.removesuffix(UNKNOWN_MARK), column.removesuffix(UNKNOWN_MARK))
+        assert cell == (lesson.cell.row, lesson.cell.column)
     if lesson.page == "heads":  # another head picked: its heatmap is not the lesson's, so no outline there
         at.selectbox(key="heads_head").set_value(lesson.settings["heads_head"] % 2 + 1).run()
         assert sum(bool(f["layout"].get("shapes")) for f in figures(at)) == 0

@@ -9,8 +9,8 @@ import streamlit as st
 from attention_core.attention_model import AttentionModel
 from attention_core.embeddings import Sentence, embed_sentence
 from attention_core.text import MAX_TOKENS, READABLE_TOKENS, ReadSentence, read_sentence
-from ui.examples import DEFAULT_SENTENCE, EXAMPLES
 from ui.bidi import isolate_arabic
+from ui.examples import DEFAULT_SENTENCE, EXAMPLES
 from ui.lesson_view import show_where_to_look, start_lesson
 from ui.models import AUTOMATIC as AUTOMATIC_MODEL
 from ui.models import chosen_model
