@@ -246,3 +246,21 @@ def test_an_opened_lesson_says_where_to_look_and_outlines_that_cell(lesson: Less
 def test_every_lesson_says_where_to_look() -> None:
     assert all(lesson.look_at for lesson in LESSONS)
     assert len({lesson.slug for lesson in LESSONS}) == len(LESSONS)
+
+
+def test_a_lesson_opened_after_training_uses_the_model_it_needs_not_my_model() -> None:
+    """Issue 11: the ذهب lesson's verse showed بنورهم (?) as unknown. The shipped model reads every word of it (the
+    test above checks that model); the page did not use it: after a run on the Train page "my model" is every
+    page's choice, and a model trained on English reads Arabic as [UNK]. The lesson now picks its model."""
+    from tests.test_train_page import start_pasted_run
+
+    lesson = next(lesson for lesson in LESSONS if lesson.page == "heads" and lesson.topic == "two meanings")
+    at = start_pasted_run(steps=10)
+    at.session_state["training_run"].wait(60)
+    at.switch_page("pages/heads.py").run()
+    at.text_input(key="heads_sentence").input(lesson.sentence).run()
+    assert any("بنورهم" in w.value for w in at.warning)  # my model (English animals) knows none of the verse
+    at = open_from_gallery(at, lesson)
+    assert_clean(at)
+    assert not at.warning and UNKNOWN_MARK not in str(figures(at))
+    assert any(c.value.startswith("Using the Arabic model") for c in at.sidebar.caption)
