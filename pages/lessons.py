@@ -33,9 +33,9 @@ for index, lesson in enumerate(shown):
         st.text(isolate(lesson.sentence))  # plain text: a sentence is never read as Markdown
         st.markdown(isolate_arabic(lesson.look_for))
         query = lesson.query() | ({PRESENTATION_KEY: "true"} if st.session_state.get(PRESENTATION_KEY) else {})
-        left, right = st.columns([1, 2])
         # A page link, not a button and st.switch_page: switching pages clears the URL's query, which Streamlit
         # refuses while a widget (presentation mode) is bound to it. The link carries the lesson in its query.
-        left.page_link(f"pages/{lesson.page}.py", label="Open this lesson", icon=":material/school:",
-                       query_params=query)  # fmt: skip
-        right.markdown(f"[Link to share]({lesson.page}?{urlencode(query)})")
+        # One under the other, not side by side: on a projector's larger type the label was cut in a column.
+        st.page_link(f"pages/{lesson.page}.py", label="Open this lesson", icon=":material/school:",
+                     query_params=query)  # fmt: skip
+        st.markdown(f"[Link to share]({lesson.page}?{urlencode(query)})")
