@@ -7,8 +7,10 @@ import streamlit as st
 
 from attention_core.figures import heatmap, word_labels
 from attention_core.text import MASK, Token
+from ui.bidi import chip_row
 from ui.controls import sentence_input
-from ui.models import chosen_model, what_the_model_can_guess
+from ui.examples import FILL_BLANK_SENTENCE
+from ui.models import NO_ENGLISH_MASKED_MODEL, masked_word_model, what_the_model_can_guess
 from ui.navigation import ensure_app_frame
 from ui.show import chart, flag_model_cut, flag_unknown_words, plain
 
@@ -22,8 +24,12 @@ st.markdown(
     "sentence (or type `[MASK]`) and see its guesses. The only way the blank can learn about the other words is "
     "attention, so the heatmap below shows everything it used: how much each of its heads looked at each word."
 )
-sentence = sentence_input("fill")
+sentence = sentence_input("fill", default=FILL_BLANK_SENTENCE)  # the English default has no model here
 if sentence is None:
+    st.stop()
+model = masked_word_model("fill_blank", sentence.rtl)
+if model is None:  # English on automatic, and no model of the user's own: say so rather than guess Arabic words
+    st.info(NO_ENGLISH_MASKED_MODEL)
     st.stop()
 tokens = list(sentence.tokens)
 if not any(t.surface == MASK for t in tokens):
@@ -34,15 +40,16 @@ if not any(t.surface == MASK for t in tokens):
     # Pills tell options apart by their labels: a repeated word carries its place (the ·2, the ·5), or clicking
     # the second "the" would hide the first.
     repeated = {s for s in (tokens[i].surface for i in choices) if sum(tokens[j].surface == s for j in choices) > 1}
-    # The key follows the sentence: a new sentence starts with its own last word hidden, not the old index.
+    # The key follows the sentence: a new sentence starts with its own last word hidden, not the old index. Bound
+    # to the URL under that key, the hidden word is part of a shared link (the link's sentence gives the same key).
     key = f"fill_hidden_{zlib.crc32(' '.join(t.surface for t in tokens).encode())}"
-    hidden = st.pills("Click a word to hide it", choices, default=choices[-1], key=key, required=True,
-                      format_func=lambda i: plain(f"{tokens[i].surface} ·{i + 1}" if tokens[i].surface in repeated
-                                                  else tokens[i].surface))  # fmt: skip
+    hidden = chip_row(sentence.rtl).pills(
+        "Click a word to hide it", choices, default=choices[-1], key=key, required=True, bind="query-params",
+        format_func=lambda i: plain(f"{tokens[i].surface} ·{i + 1}" if tokens[i].surface in repeated
+                                    else tokens[i].surface))  # fmt: skip
     tokens[hidden] = Token(MASK, MASK, is_word=False)
 k = st.slider("How many guesses", 1, 10, 5, key="fill_k", bind="query-params")
 
-model = chosen_model("fill_blank", sentence.rtl, masked_lm_only=True)
 blank = next(i for i, t in enumerate(tokens) if t.surface == MASK)
 if blank >= model.max_words:
     st.warning(f"The blank is word {blank + 1}, but the model reads only the first {model.max_words}: put the "

@@ -4,7 +4,9 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from ui.bidi import isolate, isolate_arabic
 from ui.examples import LESSONS
+from ui.lesson_view import forget_opened_lesson
 from ui.navigation import ensure_app_frame
 from ui.style import PRESENTATION_KEY
 
@@ -17,22 +19,23 @@ st.markdown(
     "MiniLM, a pretrained English transformer. Every lesson is also a link to share: it reopens exactly that "
     "view. The claims below are checked against the models by the test suite."
 )
+forget_opened_lesson()  # a lesson opened from here starts clean, even one opened before
 topics = sorted({lesson.topic for lesson in LESSONS})
-chosen = st.pills("Topics", topics, selection_mode="multi", default=topics, key="lessons_topics")
+# Nothing picked shows every lesson; picking topics narrows the gallery to them.
+chosen = st.pills("Topics (pick some to see only those)", topics, selection_mode="multi", key="lessons_topics")
 
 
 columns = st.columns(2)
-shown = [lesson for lesson in LESSONS if lesson.topic in chosen]
+shown = [lesson for lesson in LESSONS if not chosen or lesson.topic in chosen]
 for index, lesson in enumerate(shown):
     with columns[index % 2].container(border=True):
-        st.markdown(f"**{lesson.title}** · *{lesson.topic}*")
-        st.text(lesson.sentence)  # plain text: a sentence is never read as Markdown
-        st.markdown(lesson.look_for)
+        st.markdown(f"**{isolate_arabic(lesson.title)}** · *{lesson.topic}*")
+        st.text(isolate(lesson.sentence))  # plain text: a sentence is never read as Markdown
+        st.markdown(isolate_arabic(lesson.look_for))
         query = lesson.query() | ({PRESENTATION_KEY: "true"} if st.session_state.get(PRESENTATION_KEY) else {})
-        left, right = st.columns([1, 2])
         # A page link, not a button and st.switch_page: switching pages clears the URL's query, which Streamlit
         # refuses while a widget (presentation mode) is bound to it. The link carries the lesson in its query.
-        left.page_link(f"pages/{lesson.page}.py", label="Open the lesson", icon="▶️", query_params=query)
-        right.markdown(f"[Link to share]({lesson.page}?{urlencode(query)})")
-if not shown:
-    st.info("Pick a topic above to see its lessons.")
+        # One under the other, not side by side: on a projector's larger type the label was cut in a column.
+        st.page_link(f"pages/{lesson.page}.py", label="Open this lesson", icon=":material/school:",
+                     query_params=query)  # fmt: skip
+        st.markdown(f"[Link to share]({lesson.page}?{urlencode(query)})")

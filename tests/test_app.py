@@ -13,6 +13,8 @@ from streamlit.testing.v1 import AppTest
 
 from attention_core.figures import UNKNOWN_MARK
 from attention_core.inference import load_model
+from ui.examples import EXAMPLES
+from ui.models import SHIPPED
 
 APP = str(Path(__file__).parents[1] / "app.py")
 
@@ -227,7 +229,7 @@ def test_long_text_is_cut_at_512_and_long_axes_label_every_few_words() -> None:
 
 def test_example_button_fills_the_sentence_and_follows_to_the_next_page() -> None:
     at = open_page("similarity")
-    example = next(o for o in at.pills(key="similarity_example").options if "الطالب" in o)
+    example = next(o for o in EXAMPLES if "الطالب" in o)  # the chip's value; its label is isolated right to left
     at = at.pills(key="similarity_example").set_value(example).run()
     assert_clean(at)
     assert word_axes(at)[0][0] == ARABIC_WORDS
@@ -298,10 +300,17 @@ def test_fill_the_blank_hides_a_clicked_word() -> None:
     assert figures(at)[0]["layout"]["xaxis"]["ticktext"] == ["[CLS]", "بسم", "الله", "[MASK]", "الرحيم"]
 
 
-def test_fill_the_blank_with_english_flags_every_word() -> None:
-    at = type_sentence(open_page("fill_blank"), "fill", "The cat sat on the mat")
+def test_english_on_automatic_never_goes_to_the_arabic_model_on_fill_the_blank() -> None:
+    """Issue 11: "Birds fly south in winter" went to the Arabic model (every word unknown, guesses اجمعين)."""
+    at = type_sentence(open_page("fill_blank"), "fill", "Birds fly south in winter")
     assert_clean(at)
-    assert any("[UNK]" in w.value for w in at.warning)
+    assert at.radio(key="fill_blank_model").value == "automatic (from the sentence's script)"
+    assert not at.dataframe and not at.get("plotly_chart") and not at.warning
+    (message,) = [i.value for i in at.info if "masked-word head" in i.value]
+    assert "Train your own" in message and "my model" in message
+    at = flip(at, "radio", "fill_blank_model", "Arabic: Qurʾān + hadith model (shipped)")  # asked for: it reads
+    assert_clean(at)
+    assert any("[UNK]" in w.value for w in at.warning)  # … and says every English word is unknown to it
     assert len(at.dataframe[0].value) == 5
 
 
@@ -391,6 +400,7 @@ def test_text_longer_than_the_model_reads_is_cut_with_a_notice(page: str, prefix
 
 def test_clicking_a_repeated_word_hides_that_very_word() -> None:
     at = type_sentence(open_page("fill_blank"), "fill", "the cat sat on the mat the")
+    at = flip(at, "radio", "fill_blank_model", SHIPPED)  # English has no model on automatic
     assert hidden_word_pills(at).value == 6  # the last word by default, though "the" occurs three times
     at = hidden_word_pills(at).set_value(4).run()
     assert_clean(at)
@@ -455,7 +465,7 @@ def test_fill_the_blank_never_offers_minilm_and_says_why() -> None:
     at = type_sentence(open_page("fill_blank"), "fill", "the animal was too [MASK]")
     assert_clean(at)
     assert "English: MiniLM-L6 (pretrained)" not in at.radio(key="fill_blank_model").options
-    assert any("MiniLM ships no masked-word head" in c.value for c in at.sidebar.caption)
+    assert any("ships no masked-word head" in i.value for i in at.info)
 
 
 def test_a_long_english_text_is_cut_at_512_pieces_and_pools_the_grid_of_heads() -> None:
@@ -467,3 +477,25 @@ def test_a_long_english_text_is_cut_at_512_pieces_and_pools_the_grid_of_heads() 
     assert any("each cell pools 2 neighbouring words" in c.value for c in at.caption)
     picked = next(f for f in figures(at)[1:] if "panels" not in f["layout"]["meta"])
     assert len(picked["layout"]["meta"]["rows"]) == 172  # the picked head keeps every word
+
+
+def test_a_sentence_carried_over_from_another_page_is_in_the_url() -> None:
+    """Issue 11: the sentence kept from the last page was put in the box but not in the URL, so a link lost it."""
+    at = type_sentence(open_page("similarity"), "similarity", ARABIC)
+    at = at.switch_page("pages/heads.py").run()
+    assert_clean(at)
+    assert at.text_input(key="heads_sentence").value == ARABIC
+    assert at.query_params["heads_sentence"] in (ARABIC, [ARABIC])
+
+
+def test_the_hidden_word_of_fill_the_blank_is_in_a_shared_link() -> None:
+    """The word chips are bound to the URL under a key made from the sentence, which the link also carries. (The
+    browser writes a clicked chip into the URL; AppTest has no browser, so the link is written here.)"""
+    at = type_sentence(open_page("fill_blank"), "fill", "بسم الله الرحمن الرحيم")
+    link = {"fill_sentence": "بسم الله الرحمن الرحيم", hidden_word_pills(at).key: "الرحمن"}
+    shared = AppTest.from_file(APP, default_timeout=60)
+    for key, value in link.items():
+        shared.query_params[key] = value
+    shared = shared.switch_page("pages/fill_blank.py").run()
+    assert_clean(shared)
+    assert figures(shared)[0]["layout"]["xaxis"]["ticktext"] == ["[CLS]", "بسم", "الله", "[MASK]", "الرحيم"]

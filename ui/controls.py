@@ -9,7 +9,10 @@ import streamlit as st
 from attention_core.attention_model import AttentionModel
 from attention_core.embeddings import Sentence, embed_sentence
 from attention_core.text import MAX_TOKENS, READABLE_TOKENS, ReadSentence, read_sentence
+from ui.bidi import isolate_arabic
 from ui.examples import DEFAULT_SENTENCE, EXAMPLES
+from ui.lesson_view import show_where_to_look, start_lesson
+from ui.models import AUTOMATIC as AUTOMATIC_MODEL
 from ui.models import chosen_model
 from ui.show import flag_model_cut
 from ui.tokens import TokenDisplay, token_display
@@ -31,11 +34,18 @@ def _use_example(widget_key: str, pills_key: str) -> None:
     st.session_state[pills_key] = None
 
 
-def sentence_input(page: str) -> ReadSentence | None:
-    """The sentence box and example buttons; returns the read sentence, or None (after saying why) if empty."""
+def sentence_input(page: str, default: str = DEFAULT_SENTENCE) -> ReadSentence | None:
+    """The sentence box and example buttons; returns the read sentence, or None (after saying why) if empty.
+    `default` is the first sentence of a session that brings none from another page. A lesson link
+    (ui/lesson_view.py) first puts the page in the lesson's clean state, and is then named with where to look."""
     widget_key, pills_key = f"{page}_sentence", f"{page}_example"
+    lesson = start_lesson(page, AUTOMATIC_MODEL, _KEPT)  # automatic: every lesson's script picks its model (tested)
     if widget_key not in st.session_state:  # a shared link's sentence wins over the one kept from another page
-        st.session_state[widget_key] = st.query_params.get(widget_key, st.session_state.get(_KEPT, DEFAULT_SENTENCE))
+        if widget_key not in st.query_params:
+            # Into the URL as well: a sentence carried over from another page is part of the view a link shares.
+            # (Set before the box is bound to the URL: Streamlit writes a value set in code there only later.)
+            st.query_params[widget_key] = st.session_state.get(_KEPT, default)
+        st.session_state[widget_key] = st.query_params[widget_key]
     st.text_input(
         "Your sentence (any language; Arabic reads right to left)",
         key=widget_key,
@@ -44,7 +54,9 @@ def sentence_input(page: str) -> ReadSentence | None:
         max_chars=6000,
         bind="query-params",
     )
-    st.pills("Examples", list(EXAMPLES), key=pills_key, on_change=_use_example, args=(widget_key, pills_key))
+    st.pills("Examples", list(EXAMPLES), key=pills_key, on_change=_use_example, args=(widget_key, pills_key),
+             format_func=isolate_arabic)  # fmt: skip
+    show_where_to_look(lesson, st.session_state[widget_key])
     sentence = read_sentence(st.session_state[widget_key], MAX_TOKENS)
     if sentence.is_empty:
         st.info("Type a sentence above, or pick an example, to see how its words attend to each other.")

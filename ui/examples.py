@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 DEFAULT_SENTENCE = "The cat is on the mat"
+FILL_BLANK_SENTENCE = "إن الله على كل شيء [MASK]"  # Fill the blank's first sentence: only Arabic has a model there
 
 EXAMPLES: dict[str, str] = {
     "The cat is on the mat": "The cat is on the mat",
@@ -23,6 +25,19 @@ EXAMPLES: dict[str, str] = {
 
 
 SENTENCE_KEY_PREFIX = {"fill_blank": "fill", "word_order": "order"}  # pages whose widget keys are shorter
+MODEL_KEY = {"fill_blank": "fill_blank_model"}  # the page's Model switch, when it is not named after the prefix
+LESSON_PARAM = "lesson"  # the URL parameter naming the open lesson
+
+
+@dataclass(frozen=True)
+class Cell:
+    """The heatmap cell a lesson points at, by its row and column labels; nth picks a repeat of a word typed
+    twice (ذهب … ذهب: the second is the noun)."""
+
+    row: str
+    column: str
+    row_nth: int = 1
+    column_nth: int = 1
 
 
 @dataclass(frozen=True)
@@ -36,14 +51,33 @@ class Lesson:
     look_for: str
     settings: dict[str, object] = field(default_factory=dict)  # widget keys of that page → values
     expected_guess: str | None = None  # Fill-the-blank lessons: the model's top guess (tests hold the app to it)
+    look_at: str = ""  # one line, shown on the opened page: where to look ("row *it*, column *animal* …")
+    cell: Cell | None = None  # the cell that line names, outlined on the heatmaps below
+    figures: tuple[str, ...] = ()  # chart keys of the heatmaps that get the outline
+    panel: str = ""  # in a grid of heads, the panel of the cell ("L4 H2"); "" for a single heatmap
+
+    @property
+    def prefix(self) -> str:
+        """What the page's widget keys start with (heads_layer, fill_k, order_position)."""
+        return SENTENCE_KEY_PREFIX.get(self.page, self.page)
 
     @property
     def sentence_key(self) -> str:
-        return f"{SENTENCE_KEY_PREFIX.get(self.page, self.page)}_sentence"
+        return f"{self.prefix}_sentence"
+
+    @property
+    def model_key(self) -> str:
+        return MODEL_KEY.get(self.page, f"{self.prefix}_model")
+
+    @property
+    def slug(self) -> str:
+        """The lesson's name in a URL: its title's words, joined by "-" (Arabic words stay Arabic)."""
+        return "-".join(re.findall(r"\w+", self.title.casefold()))
 
     def query(self) -> dict[str, str]:
-        """The lesson's URL query: every setting, and the sentence, as the page's bound widgets read them."""
-        values = {self.sentence_key: self.sentence, **self.settings}
+        """The lesson's URL query: its name, the sentence and every setting, as the page's bound widgets read them.
+        The name tells the page to start clean (ui/lesson_view.py): settings left from earlier must not win."""
+        values = {LESSON_PARAM: self.slug, self.sentence_key: self.sentence, **self.settings}
         return {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in values.items()}
 
 
@@ -56,6 +90,10 @@ LESSONS: list[Lesson] = [
         "With one-hot vectors and no positions, V·Vᵀ is 1 exactly where two words are the same word: raw "
         "similarity knows identity and nothing else. The three rows of *the* are equal, and so are their mixes.",
         {"similarity_embedding": "one-hot", "similarity_position": False},
+        look_at="Row *the*, column the second *the*, in the similarities: the same word, so the same value as the "
+        "diagonal.",
+        cell=Cell("the", "the", column_nth=2),
+        figures=("similarity_S",),
     ),
     Lesson(
         "الكتاب twice: same word, two places",
@@ -65,6 +103,9 @@ LESSONS: list[Lesson] = [
         "Trained vectors, positions off: the two الكتاب rows are identical. Switch **Add positional encoding** on "
         "and they separate — position is the only thing that tells two copies of a word apart.",
         {"similarity_embedding": "trained model", "similarity_position": False, "similarity_metric": "cosine"},
+        look_at="Row الكتاب, column the second الكتاب, in the similarities: the two copies are one vector.",
+        cell=Cell("الكتاب", "الكتاب", column_nth=2),
+        figures=("similarity_S",),
     ),
     Lesson(
         "One word, two meanings: bank",
@@ -75,6 +116,9 @@ LESSONS: list[Lesson] = [
         "similarity cannot tell a river bank from a money bank. Only learned heads that read the neighbours can "
         "(next lesson, in Arabic).",
         {"similarity_embedding": "random", "similarity_position": False, "similarity_softmax": True},
+        look_at="Row *bank*, column the second *bank*: the two banks are one word to raw similarity.",
+        cell=Cell("bank", "bank", column_nth=2),
+        figures=("similarity_S", "similarity_A"),
     ),
     Lesson(
         "ذهب: 'went' and 'gold'",
@@ -86,6 +130,10 @@ LESSONS: list[Lesson] = [
         "(0.95), the noun ذهب (gold) reads من (0.49). Head 2 reads the word after: the verb reads its subject "
         "الله (0.70).",
         {"heads_layer": 2, "heads_head": 1},
+        look_at="Row ذهب (the second one: gold), column من, in layer 2, head 1.",
+        cell=Cell("ذهب", "من", row_nth=2),
+        figures=("heads_grid", "heads_picked"),
+        panel="L2 H1",
     ),
     Lesson(
         "Agreement: the article agrees",
@@ -95,6 +143,9 @@ LESSONS: list[Lesson] = [
         "After the definite السميع the model guesses the definite العليم. Open the next lesson: after the "
         "indefinite سميع it guesses عليم. The blank learned the agreement by reading the word before it.",
         expected_guess="العليم",
+        look_at="Row *layer 1 · head 1*, column السميع: where the blank looked, one head at a time.",
+        cell=Cell("layer 1 · head 1", "السميع"),
+        figures=("fill_attention",),
     ),
     Lesson(
         "Agreement: no article, no article",
@@ -103,6 +154,9 @@ LESSONS: list[Lesson] = [
         "إنه سميع [MASK]",
         "The same pair without the article: the guess is the indefinite عليم.",
         expected_guess="عليم",
+        look_at="Row *layer 1 · head 1*, column سميع: the word before the blank.",
+        cell=Cell("layer 1 · head 1", "سميع"),
+        figures=("fill_attention",),
     ),
     Lesson(
         "Negation: لا ريب فيه",
@@ -112,6 +166,9 @@ LESSONS: list[Lesson] = [
         "The model completes Qurʾān 2:2 with ريب ('no doubt in it'): the blank reads the negation لا before it "
         "and فيه after it (rows L1 H1: 0.79 on لا, and L1 H2: 0.88 on فيه).",
         expected_guess="ريب",
+        look_at="Row *layer 1 · head 1*, column لا; then the row below it, column فيه.",
+        cell=Cell("layer 1 · head 1", "لا"),
+        figures=("fill_attention",),
     ),
     Lesson(
         "Negation: لا إله إلا هو",
@@ -121,6 +178,9 @@ LESSONS: list[Lesson] = [
         "Between لا and إلا the model is almost certain: إله. A formula the heads learned from the words around "
         "the blank on both sides.",
         expected_guess="إله",
+        look_at="Row *layer 1 · head 1*, column لا; then the row below it, column إلا.",
+        cell=Cell("layer 1 · head 1", "لا"),
+        figures=("fill_attention",),
     ),
     Lesson(
         "A previous-word head and a next-word head",
@@ -132,6 +192,10 @@ LESSONS: list[Lesson] = [
         "learned position bias, not in W1 and W2 — MiniLM's previous-word head has no such bias and loses its rule "
         "without its W's (0.07).",
         {"heads_layer": 1, "heads_head": 1},
+        look_at="Row الله, column هو, in layer 1, head 1: each word reads the word before it.",
+        cell=Cell("الله", "هو"),
+        figures=("heads_grid", "heads_picked"),
+        panel="L1 H1",
     ),
     Lesson(
         "It: the animal or the street? (1)",
@@ -142,6 +206,10 @@ LESSONS: list[Lesson] = [
         "12 (0.65): heads that resolve a pronoun. Switch **trained W1** off and the link is gone (0.04): the rule "
         "lives in the learned query matrix. Then open the next lesson, where only the last word changes.",
         {"heads_layer": 4, "heads_head": 2},
+        look_at="Row *it*, column *animal*, in layer 4, head 2.",
+        cell=Cell("it", "animal"),
+        figures=("heads_grid", "heads_picked"),
+        panel="L4 H2",
     ),
     Lesson(
         "It: the animal or the street? (2)",
@@ -152,6 +220,10 @@ LESSONS: list[Lesson] = [
         "head 12 still says *animal* (0.50): one head reads the meaning, the other does not — real heads are "
         "partial rules, not a grammar book.",
         {"heads_layer": 4, "heads_head": 2},
+        look_at="Row *it*, column *animal*, in layer 4, head 2.",
+        cell=Cell("it", "animal"),
+        figures=("heads_grid", "heads_picked"),
+        panel="L4 H2",
     ),
     Lesson(
         "A head that reads the word before",
@@ -162,6 +234,10 @@ LESSONS: list[Lesson] = [
         "**trained W1** and **trained W2** off: 0.07. Nothing in raw similarity knows about *before*; the two "
         "learned matrices read it off the position vectors. Layer 2, head 9 does the opposite: the word after (0.62).",
         {"heads_layer": 1, "heads_head": 3},
+        look_at="Row *fox*, column *brown*, in layer 1, head 3: each word reads the word before it.",
+        cell=Cell("fox", "brown"),
+        figures=("heads_grid", "heads_picked"),
+        panel="L1 H3",
     ),
     Lesson(
         "Where attention rests: the [CLS] sink",
@@ -172,6 +248,10 @@ LESSONS: list[Lesson] = [
         "[CLS], 92% in layer 5, head 6. A head with nothing to look for parks its attention there. Switch **Show "
         "[CLS] and [SEP]** off: each row is renormalised over the real words, and what those heads do see appears.",
         {"heads_layer": 5, "heads_head": 6, "heads_special": True},
+        look_at="Row *fox*, column *[CLS]*, in layer 5, head 6: the first column, where the head parks its attention.",
+        cell=Cell("fox", "[CLS]"),
+        figures=("heads_grid", "heads_picked"),
+        panel="L5 H6",
     ),
     Lesson(
         "Without positions, order does not matter",
@@ -181,5 +261,6 @@ LESSONS: list[Lesson] = [
         "Press **Shuffle the words**: with the positional encoding off, the shuffled sentence's similarities are "
         "the same numbers moved around (the largest change is 0.0000). Switch positions on and they change.",
         {"order_position": False},
+        look_at="The number under the three heatmaps: *Largest change once the shuffle is undone*.",
     ),
 ]

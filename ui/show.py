@@ -11,6 +11,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from attention_core.figures import CAPTIONS, MatrixKind, figure_table, heatmap_grid
 from attention_core.word_pieces import neighbour_blocks, pool_to_words
+from ui.lesson_view import mark_lesson_cell
 from ui.style import for_projector
 
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")
@@ -27,7 +28,7 @@ def chart(figure: go.Figure, key: str, where: DeltaGenerator | None = None) -> N
     """A heatmap with export: PNG from Plotly's camera button, CSV of its matrix (pandas) from a button below.
     Files are named after the figure's title or its key, e.g. attention-similarity_A.png."""
     where = where or st.container()
-    figure = for_projector(figure)
+    figure = for_projector(mark_lesson_cell(figure, key))  # an open lesson's cell is outlined
     title = figure.layout.title.text or key
     name = "attention-" + (re.sub(r"[^\w]+", "-", title, flags=re.UNICODE).strip("-") or key)
     where.plotly_chart(figure, key=key, config={"displaylogo": False,

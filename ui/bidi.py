@@ -1,0 +1,47 @@
+"""Arabic that reads right to left wherever the app prints it inside left-to-right text (lesson cards, example
+chips, Fill the blank's words).
+
+A left-to-right line lays out an Arabic phrase as a right-to-left run only up to the first neutral or Latin
+character: "[MASK]", digits and brackets break it, so «ذلك الكتاب لا [MASK] فيه» came out scrambled, the blank
+read first. Wrapping each Arabic phrase in a right-to-left isolate (U+2067 RLI … U+2069 PDI, Unicode's bidi
+algorithm, UAX #9) makes the phrase one right-to-left unit, [MASK] and all, whatever surrounds it. The marks are
+invisible, and attention_core.text drops them from a sentence typed or pasted back.
+"""
+
+from __future__ import annotations
+
+import re
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+RLI, PDI = "\u2067", "\u2069"
+_ARABIC = "\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff"
+# A phrase: Arabic words and blanks, with the spaces and marks between them, starting and ending on a word or blank.
+_WORD = rf"(?:[{_ARABIC}]+|\[MASK\])"
+_PHRASE = re.compile(rf"{_WORD}(?:[\s{_ARABIC}·]+{_WORD})*")
+_HAS_ARABIC = re.compile(rf"[{_ARABIC}]")
+
+
+def isolate(text: str) -> str:
+    """The whole text as one right-to-left unit (an Arabic sentence), or the text as it is without Arabic."""
+    return f"{RLI}{text}{PDI}" if _HAS_ARABIC.search(text) else text
+
+
+def isolate_arabic(text: str) -> str:
+    """Every Arabic phrase of a mostly-English text as its own right-to-left unit; a bare [MASK] stays as it is."""
+    return _PHRASE.sub(lambda m: isolate(m.group()), text)
+
+
+# Chips (st.pills) of an Arabic sentence's words run right to left, as the sentence box and the heatmaps do: the
+# first word on the right, the next line under it, the row against the right edge. Fixed CSS, no user text in it.
+_RTL_CHIPS = "rtl_chips"
+RTL_CHIPS_CSS = f"<style>.st-key-{_RTL_CHIPS} {{ direction: rtl; }}</style>"
+
+
+def chip_row(rtl: bool) -> DeltaGenerator:
+    """Where to draw a row of word chips: a container laid out right to left for an Arabic sentence."""
+    if not rtl:
+        return st.container()
+    st.html(RTL_CHIPS_CSS)
+    return st.container(key=_RTL_CHIPS)

@@ -1,0 +1,66 @@
+"""An opened lesson on its page: a clean start, one line on where to look, and that cell outlined on the heatmaps.
+
+A lesson link names its lesson (?lesson=…) beside its sentence and settings. The clean start is needed because
+Streamlit gives a widget bound to the URL its last value back when its page is opened again, over the URL's: a
+W1 switched off earlier, or a model picked in the sidebar, would otherwise override the lesson it opens.
+"""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from attention_core.figure_marks import label_index, outline_cell
+from ui.bidi import isolate_arabic
+from ui.examples import LESSON_PARAM, LESSONS, Lesson
+
+_APPLIED = "lesson_applied"  # session key: the lesson whose clean start was made (the Lessons page forgets it)
+_OPEN = "lesson_open"  # session key: the lesson the current page shows, whose cell the charts outline
+
+
+def forget_opened_lesson() -> None:
+    """Called by the Lessons page: the next lesson opened from it starts clean, even the same one again."""
+    st.session_state.pop(_APPLIED, None)
+
+
+def start_lesson(prefix: str, model: str, kept_key: str) -> Lesson | None:
+    """The lesson the URL names for the page whose widget keys start with `prefix`, or None. On the page's first
+    run for that lesson every control of the page goes back to its default (those bound to the URL then read the
+    lesson's settings from it), the Model switch to `model`, and the sentence kept for other pages to the
+    lesson's. Later reruns keep what the user changes."""
+    slug = st.query_params.get(LESSON_PARAM)
+    lesson = next((lesson for lesson in LESSONS if lesson.slug == slug and lesson.prefix == prefix), None)
+    if lesson is not None and st.session_state.get(_APPLIED) != lesson.slug:
+        for key in [key for key in st.session_state if str(key).startswith(f"{prefix}_")]:
+            del st.session_state[key]
+        st.session_state[lesson.model_key] = model
+        st.session_state[kept_key] = lesson.sentence
+        st.session_state[_APPLIED] = lesson.slug
+    return lesson
+
+
+def show_where_to_look(lesson: Lesson | None, sentence: str) -> None:
+    """The lesson's one line on where to look, while its sentence is in the box (and the charts outline its cell)."""
+    if lesson is None or sentence != lesson.sentence:
+        st.session_state.pop(_OPEN, None)
+        return
+    st.session_state[_OPEN] = lesson.slug
+    st.info(f"**Lesson: {isolate_arabic(lesson.title)}.** Look at: {isolate_arabic(lesson.look_at)}",
+            icon=":material/target:")  # fmt: skip
+
+
+def mark_lesson_cell(figure: go.Figure, key: str) -> go.Figure:
+    """The chart `key` with the open lesson's cell outlined, while the page still shows the lesson's settings;
+    otherwise (no lesson, another layer picked, word pieces instead of words) the figure as it was."""
+    lesson = next((lesson for lesson in LESSONS if lesson.slug == st.session_state.get(_OPEN)), None)
+    if lesson is None or lesson.cell is None or key not in lesson.figures:
+        return figure
+    # A setting not in the session yet is the lesson's: its widget is drawn further down on the page's first run.
+    if any(st.session_state.get(setting, value) != value for setting, value in lesson.settings.items()):
+        return figure
+    meta = figure.layout.meta or {}
+    row = label_index(list(meta.get("rows", [])), lesson.cell.row, lesson.cell.row_nth)
+    column = label_index(list(meta.get("cols", [])), lesson.cell.column, lesson.cell.column_nth)
+    if row is None or column is None:
+        return figure
+    return outline_cell(figure, row, column, lesson.panel if "panels" in meta else "")
