@@ -7,6 +7,7 @@ the first word is the right-most column and the row labels sit on the right.
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 import numpy as np
@@ -28,6 +29,7 @@ PLOT_PX = {"full": 700, "compact": 220, "grid": 880}
 NUMBER_PX = 30  # a cell this wide fits "0.25" in 11-px type
 NUMBER_ROW_PX = 16  # and this tall
 _LABEL_PX_PER_CHARACTER = 8.5  # a 15-px label, on average per character
+_BOLD_EM_PER_CHARACTER = 0.62  # a bold title's width per character, in ems
 
 # What the colours mean, per kind of matrix.
 #   weights: softmax rows, each in [0, 1] and summing to 1 → sequential scale fixed to [0, 1]
@@ -167,8 +169,13 @@ def enlarged(figure: go.Figure, scale: float, min_text_px: int = 18) -> go.Figur
     layout.height = grow(layout.height or 450)  # Plotly's own default height is 450
     meta = layout.meta if isinstance(layout.meta, dict) else {}
     cell_px = float(meta.get("cell_px", PLOT_PX["full"]))
-    for annotation in layout.annotations:  # a grid's panel titles
-        annotation.font.size = grow(annotation.font.size, min_text_px)
+    if layout.annotations:  # a grid's panel titles: as large as the floor, unless the longest would overrun its panel
+        panel_px = cell_px * len(meta.get("rows", [])) or PLOT_PX["grid"]
+        longest = max(len(re.sub(r"<[^>]+>", "", annotation.text or "")) for annotation in layout.annotations)
+        fitting = int(panel_px / (_BOLD_EM_PER_CHARACTER * max(1, longest)))
+        size = min(grow(layout.annotations[0].font.size, min_text_px), max(fitting, layout.annotations[0].font.size))
+        for annotation in layout.annotations:
+            annotation.font.size = size
     for trace in bigger.data:
         if trace.type != "heatmap" or not trace.texttemplate:
             continue
