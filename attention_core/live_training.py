@@ -189,11 +189,13 @@ def download_stem(model_label: str, corpus_name: str) -> str:
 class TrainingRun:
     """One user's model: trained in a background thread into its own temporary folder, resumable."""
 
-    def __init__(self, corpus: Corpus, preset_name: str, probe: list[Token], *, seed: int = 0) -> None:
+    def __init__(
+        self, corpus: Corpus, preset_name: str, probe: list[Token], *, seed: int = 0, model_label: str = ""
+    ) -> None:
         check_corpus(corpus)
         self.corpus = corpus
         self.preset_name = preset_name  # a preset's name, or "" for a model loaded from a file
-        self.model_label = preset_name  # what the page calls the model: the preset, or the loaded file's name
+        self.model_label = model_label or preset_name  # what the page and the file names call the model
         self.probe = list(probe)
         self.seed = seed
         self.folder = Path(tempfile.mkdtemp(prefix="attention-run-"))
