@@ -299,7 +299,8 @@ def train(
                 try:
                     evaluation = evaluate(model, lexicon, corpus, max_lines=settings.eval_lines, counts=counts,
                                           should_stop=should_stop if world_size == 1 else None)  # fmt: skip
-                    _append_metrics(out, {"event": "eval", "step": step, "elapsed_s": time.monotonic() - started,
+                    clock = spent_before.seconds + time.monotonic() - started  # the budget's clock, as in reports
+                    _append_metrics(out, {"event": "eval", "step": step, "elapsed_s": clock,
                                           **evaluation})  # fmt: skip
                 except StopRequested:
                     pass  # the step is kept; the next check of should_stop ends the run

@@ -171,6 +171,8 @@ def live_view(was_running: bool) -> None:
         st.progress(share, text=f"Preparing the text before step 1: {what}… {share:.0%}")
     elif last is not None:
         st.progress(last.progress, text=progress_line(progress, last))
+    elif progress.status == "stopped":
+        st.caption("Stopped while the text was being prepared, before step 1: there is no model to keep yet.")
     loss_col, accuracy_col = st.columns(2)
     loss_col.plotly_chart(for_projector(loss_curve(table)), key="train_loss")
     accuracy_col.plotly_chart(for_projector(accuracy_curve(table)), key="train_accuracy")
