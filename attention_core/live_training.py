@@ -35,7 +35,7 @@ from typing import Literal
 import torch
 
 from attention_core.checkpoint import WEIGHTS, CheckpointError
-from attention_core.corpora import BUILT_IN, Corpus, CorpusError
+from attention_core.corpora import BUILT_IN, CREDITS, Corpus, CorpusError
 from attention_core.encoder import MaskedLanguageModel, preset
 from attention_core.inference import TrainedModel
 from attention_core.model_archive import unpack_model_archive
@@ -75,7 +75,7 @@ class _SharedPreparations:
 
     @staticmethod
     def shareable(corpus: Corpus) -> bool:
-        return all(part.name in BUILT_IN for part in corpus.weighted_parts())
+        return all(part.name in BUILT_IN and part.credit == CREDITS[part.name] for part in corpus.weighted_parts())
 
     def get(self, corpus: Corpus, max_len: int) -> Prepared | None:
         with self._lock:

@@ -216,3 +216,24 @@ def test_a_downloaded_model_is_trained_further_on_another_text(corpus) -> None:
 def test_a_bad_model_file_is_refused_and_nothing_is_kept(corpus, data: bytes) -> None:
     with pytest.raises(CheckpointError, match="not a zip"):
         TrainingRun.from_archive(data, "x.zip", corpus, default_probe(corpus))
+
+
+def test_only_built_in_corpora_are_prepared_once_for_the_whole_server(corpus) -> None:
+    from attention_core.corpora import load_corpus
+    from attention_core.live_training import _SHARED
+
+    quran = load_corpus("quran")
+    assert _SHARED.shareable(quran) and _SHARED.shareable(load_corpus("quran*4,hadith"))
+    assert not _SHARED.shareable(corpus) and not _SHARED.shareable(own_corpus("quran", list(quran.train)))
+    first = TrainingRun(quran, "tiny", default_probe(quran))
+    first.start(TrainSettings(steps=1, minutes=None))
+    first.wait(120)
+    second = TrainingRun(quran, "tiny", default_probe(quran))  # another user's run reads the shared preparation
+    second.start(TrainSettings(steps=1, minutes=None))
+    second.wait(120)
+    assert second._prepared is None and _SHARED.get(quran, 256) is first._prepared
+    assert second.progress().status == "finished", second.progress().error
+    mine = TrainingRun(corpus, "tiny", default_probe(corpus))
+    mine.start(TrainSettings(steps=1, minutes=None))
+    mine.wait(60)
+    assert _SHARED.get(corpus, 256) is None  # a user's own text stays in that user's run
