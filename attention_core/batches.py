@@ -31,6 +31,13 @@ class Lexicon:
     def __len__(self) -> int:
         return len(self.pieces)
 
+    def copy(self) -> Lexicon:
+        """A lexicon with the same ids that grows on its own (a shared prepared corpus stays as it was)."""
+        twin = Lexicon.__new__(Lexicon)
+        twin.vocabulary, twin.n_output, twin._table = self.vocabulary, self.n_output, self._table
+        twin.index, twin.pieces, twin.is_word = dict(self.index), list(self.pieces), list(self.is_word)
+        return twin
+
     def id(self, norm: str, is_word: bool) -> int:
         found = self.index.get(norm)
         if found is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
@@ -23,6 +24,10 @@ from attention_core.batches import Lexicon, encode_lines, pad
 from attention_core.checkpoint import CheckpointError, load_checkpoint
 from attention_core.corpora import Corpus, CorpusError, load_corpus
 from attention_core.encoder import MaskedLanguageModel
+
+
+class StopRequested(Exception):  # noqa: N818 (control flow: Stop was pressed, nothing went wrong)
+    """Raised inside a long loop (an evaluation, reading a corpus) when the caller's should_stop() says so."""
 
 
 @dataclass(frozen=True)
@@ -71,14 +76,21 @@ def _top5(scores: torch.Tensor) -> list[int]:
 
 @torch.no_grad()
 def model_top5(
-    model: MaskedLanguageModel, masks: MaskSet, lexicon: Lexicon, batch_size: int = 256
+    model: MaskedLanguageModel,
+    masks: MaskSet,
+    lexicon: Lexicon,
+    batch_size: int = 256,
+    should_stop: Callable[[], bool] | None = None,
 ) -> list[torch.Tensor]:
     """Per masked sequence, (its masked positions, 5) the model's five best words, in the order of masks'
-    positions. Only the top five are kept: every score of 100,000 hadith masks would be 10 GB."""
+    positions. Only the top five are kept: every score of 100,000 hadith masks would be 10 GB.
+    Raises StopRequested between batches once should_stop() is true."""
     model.eval()
     order = sorted(range(len(masks.inputs)), key=lambda i: len(masks.inputs[i]))
     out: dict[int, torch.Tensor] = {}
     for start in range(0, len(order), batch_size):
+        if should_stop is not None and should_stop():
+            raise StopRequested
         rows = order[start : start + batch_size]
         ids = pad([masks.inputs[i] for i in rows])
         where = torch.zeros_like(ids, dtype=torch.bool)
@@ -91,11 +103,15 @@ def model_top5(
     return [out[i] for i in range(len(masks.inputs))]
 
 
-def score_masks(model: MaskedLanguageModel, lexicon: Lexicon, counts: BigramCounts, masks: MaskSet) -> dict:
+def score_masks(model: MaskedLanguageModel, lexicon: Lexicon, counts: BigramCounts, masks: MaskSet,
+                should_stop: Callable[[], bool] | None = None) -> dict:  # fmt: skip
     totals = dict.fromkeys(["top1", "top5", "unigram_top1", "unigram_top5", "bigram_top1", "bigram_top5"], 0)
     n_masked = 0
     unigram_top5 = _top5(counts.unigram_scores())
-    for i, best in enumerate(model_top5(model, masks, lexicon)):
+    # A stoppable evaluation checks between batches of 32 masked windows: a batch of 256-token hadith windows
+    # is then well under a second (256 of them took several).
+    batch_size = 256 if should_stop is None else 32
+    for i, best in enumerate(model_top5(model, masks, lexicon, batch_size, should_stop)):
         sequence, chosen = masks.inputs[i], set(masks.positions[i])
         for j, (p, target) in enumerate(zip(masks.positions[i], masks.targets[i], strict=True)):
             n_masked += 1
@@ -124,25 +140,27 @@ def evaluate(
     seeds: int = 3,
     max_lines: int | None = None,
     counts: BigramCounts | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> dict:
     """Held-out masked-word accuracy of the model and of both counting baselines, on the same masks. For a mixed
-    corpus, the top-level numbers pool every part's masks and `parts` holds each part's own."""
+    corpus, the top-level numbers pool every part's masks and `parts` holds each part's own.
+    Raises StopRequested as soon as should_stop() is true (the trainer's Stop must not wait for a long score)."""
     max_len = model.config.max_len
     if counts is None:
         counts = train_counts(lexicon, corpus, max_len)
     if corpus.parts:
         parts = {part.name: evaluate(model, lexicon, part, mode=mode, rate=rate, seeds=seeds, max_lines=max_lines,
-                                     counts=counts) for part in corpus.parts}  # fmt: skip
+                                     counts=counts, should_stop=should_stop) for part in corpus.parts}  # fmt: skip
         n = sum(r["n_masked"] for r in parts.values())
         pooled = {k: sum(r[k] * r["n_masked"] for r in parts.values()) / max(n, 1) for k in _SCORES}
         return {"corpus": corpus.name, "mode": mode, **pooled, "n_masked": n, "parts": parts}
     held_out = encode_lines(corpus.held_out[:max_lines], lexicon, max_len)
     if mode == "every-word":
-        result = score_masks(model, lexicon, counts, every_word_masks(held_out, lexicon.vocabulary.mask_id,
-                                                                       lexicon.is_word))  # fmt: skip
+        masks = every_word_masks(held_out, lexicon.vocabulary.mask_id, lexicon.is_word)
+        result = score_masks(model, lexicon, counts, masks, should_stop)
     elif mode == "random":
         runs = [score_masks(model, lexicon, counts, random_masks(held_out, lexicon.vocabulary.mask_id,
-                                                                 lexicon.is_word, rate, s))
+                                                                 lexicon.is_word, rate, s), should_stop)
                 for s in range(seeds)]  # fmt: skip
         result = {k: sum(r[k] for r in runs) / len(runs) for k in runs[0]}
         result["n_masked"] = sum(r["n_masked"] for r in runs)

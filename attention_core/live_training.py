@@ -8,6 +8,12 @@ run cannot live inside a script run. `TrainingRun` owns a thread that calls `tra
 - snapshots of every head's attention on a probe sentence, a few seconds apart, for the replay slider;
 - a copy of the latest weights as a `TrainedModel`, so every page can use "my model" even mid-run.
 
+Before the first step the text is prepared (word pieces learned, lines encoded: about 15 s on the hadith); the
+run publishes how far that got, and a built-in corpus is prepared once per server and shared, read-only.
+Stop is answered within about a second, also while preparing or evaluating. Resume goes on with the same budget,
+clock and learning-rate schedule; a finished run is trained further only when asked (`train_longer`), for a new
+budget. A run can also start from a model the user downloaded earlier (`TrainingRun.from_archive`).
+
 Runs are bounded (`Limits`) and counted server-wide: a classroom of thirty must not start thirty runs on two cores.
 """
 
@@ -15,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import io
+import re
 import shutil
 import tempfile
 import threading
@@ -28,11 +35,13 @@ from typing import Literal
 import torch
 
 from attention_core.checkpoint import WEIGHTS, CheckpointError
-from attention_core.corpora import Corpus, CorpusError
-from attention_core.encoder import MaskedLanguageModel
+from attention_core.corpora import BUILT_IN, CREDITS, Corpus, CorpusError
+from attention_core.encoder import MaskedLanguageModel, preset
 from attention_core.inference import TrainedModel
+from attention_core.model_archive import unpack_model_archive
+from attention_core.prepare import Prepared
 from attention_core.text import Token, tokenize
-from attention_core.train import StepReport, TrainSettings, train
+from attention_core.train import Spent, StepReport, TrainSettings, train
 from attention_core.vocabulary import Vocabulary
 
 Status = Literal["ready", "running", "stopped", "finished", "failed"]
@@ -56,6 +65,31 @@ MAX_SNAPSHOTS = 90  # when reached, every other snapshot is dropped (the replay 
 _RUN_SLOTS = threading.BoundedSemaphore(LIMITS.max_runs_at_once)  # shared by every session of the server
 
 
+class _SharedPreparations:
+    """Built-in corpora prepared once per server (read-only after; each run forks its lexicon). A user's own text
+    is never kept here: it stays in that user's run."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._prepared: dict[tuple[Corpus, int], Prepared] = {}
+
+    @staticmethod
+    def shareable(corpus: Corpus) -> bool:
+        return all(part.name in BUILT_IN and part.credit == CREDITS[part.name] for part in corpus.weighted_parts())
+
+    def get(self, corpus: Corpus, max_len: int) -> Prepared | None:
+        with self._lock:
+            return self._prepared.get((corpus, max_len)) if self.shareable(corpus) else None
+
+    def put(self, corpus: Corpus, max_len: int, prepared: Prepared) -> None:
+        if self.shareable(corpus):
+            with self._lock:
+                self._prepared[(corpus, max_len)] = prepared  # at most 3 corpora × 2 lengths on this server
+
+
+_SHARED = _SharedPreparations()
+
+
 class RunLimitError(RuntimeError):
     """Too many runs on this server right now; the message says so in plain words."""
 
@@ -77,6 +111,12 @@ class Progress:
     probe_labels: tuple[str, ...]  # [CLS] and the probe's words, as typed
     probe_known: tuple[bool, ...]
     error: str | None
+    preparing: tuple[str, float] | None = None  # (what is being done, share done) before the first step
+    budget: TrainSettings | None = None  # the budget of the current stretch of training
+    stopping: bool = False  # Stop was pressed and the run has not ended yet
+
+    can_resume: bool = False  # stopped or failed with a saved model and budget left: Resume goes on with it
+    can_train_longer: bool = False  # finished (or stopped with its budget used): a new budget, asked for explicitly
 
     @property
     def evaluations(self) -> list[tuple[int, dict]]:
@@ -124,6 +164,7 @@ class _Published:
     snapshots: list[Snapshot] = field(default_factory=list)
     latest: TrainedModel | None = None
     error: str | None = None
+    preparing: tuple[str, float] | None = None
 
 
 def live_eval_lines(corpus: Corpus, masked_words: int = 2_000, most: int = 150) -> int:
@@ -138,13 +179,23 @@ def live_eval_lines(corpus: Corpus, masked_words: int = 2_000, most: int = 150) 
     return max(10, min(most, int(masked_words / max(longest, 1.0))))
 
 
+def download_stem(model_label: str, corpus_name: str) -> str:
+    """A file name (without extension) that says what the user chose: attention-tiny-on-pasted-text. Letters of
+    any script are kept; spaces and punctuation become single hyphens."""
+    words = re.findall(r"\w+", f"{model_label} on {corpus_name}".replace("_", " "))
+    return "-".join(["attention", *words])[:120]
+
+
 class TrainingRun:
     """One user's model: trained in a background thread into its own temporary folder, resumable."""
 
-    def __init__(self, corpus: Corpus, preset_name: str, probe: list[Token], *, seed: int = 0) -> None:
+    def __init__(
+        self, corpus: Corpus, preset_name: str, probe: list[Token], *, seed: int = 0, model_label: str = ""
+    ) -> None:
         check_corpus(corpus)
         self.corpus = corpus
-        self.preset_name = preset_name
+        self.preset_name = preset_name  # a preset's name, or "" for a model loaded from a file
+        self.model_label = model_label or preset_name  # what the page and the file names call the model
         self.probe = list(probe)
         self.seed = seed
         self.folder = Path(tempfile.mkdtemp(prefix="attention-run-"))
@@ -154,18 +205,46 @@ class TrainingRun:
         self._thread: threading.Thread | None = None
         self._published = _Published()
         self._last_snapshot_at = 0.0
+        self._prepared: Prepared | None = None  # this run's encoded text, kept for Resume
+        self._budget: TrainSettings | None = None  # the current stretch's budget (bounded)
+        self._budget_first_step = 0  # the step the current budget began at
         self.probe_labels: tuple[str, ...] = ()  # filled in by the first snapshot
         self.probe_known: tuple[bool, ...] = ()
+
+    @classmethod
+    def from_archive(cls, data: bytes, name: str, corpus: Corpus, probe: list[Token]) -> TrainingRun:
+        """A run that trains a downloaded model further, on `corpus`, with the model's own vocabulary. Raises
+        CheckpointError (nothing is kept) when the file is not a model zip of this app."""
+        run = cls(corpus, "", probe)
+        unpack_model_archive(data, name, run.folder)
+        run.model_label = Path(name).stem
+        return run
 
     # --- control, called from the page -------------------------------------------------------------------------
 
     def start(self, settings: TrainSettings) -> list[str]:
-        """Start (or, after a stop, resume) in the background; returns notices about limits applied.
+        """Start training a new model (or a loaded one) for this budget; returns notices about limits applied.
         Raises RunLimitError when the server already runs its maximum of runs."""
+        return self._launch(settings, resume=self.has_checkpoint, spent=None)
+
+    def resume(self) -> list[str]:
+        """Go on after a stop with the same budget, clock and learning-rate schedule."""
+        if not self.progress().can_resume or self._budget is None:
+            raise ValueError("there is no stopped run with budget left to resume")
+        last = self.progress().reports[-1] if self.progress().reports else None
+        spent = Spent(last.step - self._budget_first_step, last.elapsed_s) if last is not None else Spent()
+        return self._launch(self._budget, resume=True, spent=spent)
+
+    def train_longer(self, settings: TrainSettings) -> list[str]:
+        """Train the saved model further for a new budget (its cosine schedule restarts, without warm-up)."""
+        if not self.has_checkpoint:
+            raise ValueError("there is no saved model to train longer")
+        return self._launch(settings, resume=True, spent=None)
+
+    def _launch(self, settings: TrainSettings, *, resume: bool, spent: Spent | None) -> list[str]:
         with self._lock:
             if self._published.status == "running":
                 return []
-            resume = self.has_checkpoint
         settings, notices = bounded(settings)
         if not _RUN_SLOTS.acquire(blocking=False):
             raise RunLimitError(
@@ -173,14 +252,19 @@ class TrainingRun:
                 "Try again in a few minutes; every other page works meanwhile."
             )
         self._stop.clear()
+        if spent is None:
+            reports = self._published.reports
+            self._budget_first_step = reports[-1].step if reports else 0
+        self._budget = settings
         with self._lock:
             self._published.status, self._published.error = "running", None
-        self._thread = threading.Thread(target=self._run, args=(settings, resume), daemon=True, name="training")
+        self._thread = threading.Thread(target=self._run, args=(settings, resume, spent), daemon=True,
+                                        name="training")  # fmt: skip
         self._thread.start()
         return notices
 
     def stop(self) -> None:
-        """Ask the run to stop; it saves its checkpoint and ends within a step."""
+        """Ask the run to stop; it saves its checkpoint and ends within about a second."""
         self._stop.set()
 
     def wait(self, timeout: float | None = None) -> None:
@@ -193,11 +277,20 @@ class TrainingRun:
     def has_checkpoint(self) -> bool:
         return (self.folder / WEIGHTS).is_file()
 
+    @property
+    def download_stem(self) -> str:
+        return download_stem(self.model_label, self.corpus.name)
+
     def progress(self) -> Progress:
         with self._lock:
             p = self._published
-            return Progress(p.status, tuple(p.reports), tuple(p.snapshots), self.probe_labels, self.probe_known,
-                            p.error)  # fmt: skip
+            reports = tuple(p.reports)
+            used_up = bool(reports) and reports[-1].progress >= 1.0
+            saved = p.status in ("stopped", "failed", "finished") and self.has_checkpoint
+            return Progress(p.status, reports, tuple(p.snapshots), self.probe_labels, self.probe_known, p.error,
+                        p.preparing, self._budget, p.status == "running" and self._stop.is_set(),
+                        can_resume=saved and p.status != "finished" and not used_up and self._budget is not None,
+                            can_train_longer=saved and (p.status == "finished" or used_up))  # fmt: skip
 
     def model(self) -> TrainedModel | None:
         """The latest weights (a copy: pages can use it while the thread trains on)."""
@@ -219,27 +312,42 @@ class TrainingRun:
 
     # --- the thread ----------------------------------------------------------------------------------------------
 
-    def _run(self, settings: TrainSettings, resume: bool) -> None:
+    def _run(self, settings: TrainSettings, resume: bool, spent: Spent | None) -> None:
         try:
             # 64 sentences a step, not the CLI's 96: a shared server holds a run's activations for every session's
             # sake (the Qurʾān's longest āyāt made 96-sentence steps cost ~300 MB).
             lines = live_eval_lines(self.corpus)
             eval_settings = replace(settings, seed=self.seed, batch_size=64, eval_every=100, eval_lines=lines,
                                     log_every=50, save_every_s=60.0)  # fmt: skip
-            result = train(self.corpus, self.preset_name, eval_settings, out=self.folder, resume=resume,
-                           on_step=self._on_step, should_stop=self._stop.is_set, observe=self._observe)  # fmt: skip
-            self._observe(result.step, result.model, result.vocabulary, final=True)
-            final_status: Status = "stopped" if self._stop.is_set() else "finished"
+            max_len = preset(self.preset_name).max_len if self.preset_name else None
+            prepared = self._prepared or (_SHARED.get(self.corpus, max_len) if max_len else None)
+            result = train(self.corpus, self.preset_name or "arabic", eval_settings, out=self.folder, resume=resume,
+                           spent=spent, prepared=prepared, on_prepare=self._on_prepare, on_step=self._on_step,
+                           should_stop=self._stop.is_set, observe=self._observe)  # fmt: skip
+            if result.prepared is not None and result.prepared is not prepared:
+                self._prepared = result.prepared
+                if max_len:
+                    _SHARED.put(self.corpus, max_len, result.prepared)
+            if result.model is not None:
+                self._observe(result.step, result.model, result.vocabulary, final=True)
+            final_status: Status = "stopped" if result.stopped else "finished"
             with self._lock:
                 self._published.status = final_status
         except Exception as error:  # the page shows the reason; the thread must never die silently
             with self._lock:
                 self._published.status, self._published.error = "failed", f"{type(error).__name__}: {error}"
         finally:
+            with self._lock:
+                self._published.preparing = None
             _RUN_SLOTS.release()
+
+    def _on_prepare(self, what: str, share: float) -> None:
+        with self._lock:
+            self._published.preparing = (what, share)
 
     def _on_step(self, report: StepReport) -> None:
         with self._lock:
+            self._published.preparing = None
             self._published.reports.append(report)
 
     def _observe(self, step: int, model: MaskedLanguageModel, vocabulary: Vocabulary, final: bool = False) -> None:

@@ -13,8 +13,19 @@ import tempfile
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from attention_core.checkpoint import CONFIG, OLD_FORMAT, OPTIMIZER, TOKENIZER, VOCABULARY, WEIGHTS, CheckpointError
-from attention_core.inference import TrainedModel, load_model
+from attention_core.checkpoint import (
+    CONFIG,
+    OLD_FORMAT,
+    OPTIMIZER,
+    TOKENIZER,
+    VOCABULARY,
+    WEIGHTS,
+    CheckpointError,
+    load_checkpoint,
+)
+from attention_core.encoder import MaskedLanguageModel
+from attention_core.inference import TrainedModel
+from attention_core.vocabulary import Vocabulary
 
 MAX_ARCHIVE_BYTES = 60_000_000  # a base-preset model with its optimizer state zips to about 50 MB
 MAX_UNPACKED_BYTES = 200_000_000
@@ -25,6 +36,33 @@ IGNORED = {OPTIMIZER, "metrics.jsonl"}
 
 def load_model_archive(data: bytes, name: str) -> TrainedModel:
     """The model inside a checkpoint zip, or a CheckpointError that says what is wrong with the file."""
+    with tempfile.TemporaryDirectory(prefix="attention-upload-") as folder:
+        model, vocabulary, step = unpack_model_archive(data, name, Path(folder))
+    return TrainedModel(model, vocabulary, name=PurePosixPath(name).stem, step=step)
+
+
+def unpack_model_archive(data: bytes, name: str, folder: Path) -> tuple[MaskedLanguageModel, Vocabulary, int]:
+    """Write a checkpoint zip's four files into `folder` (private, empty) and load them as a model; on any
+    CheckpointError the folder is left empty. The optimizer state is not read: a run that trains the
+    model further starts its AdamW moments afresh."""
+    by_name = _checked_members(data, name)
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    try:
+        for base, info in by_name.items():
+            try:
+                content = archive.read(info)
+            except (zipfile.BadZipFile, OSError, EOFError, RuntimeError) as error:  # corrupt, encrypted, …
+                raise CheckpointError(f"{name}: {info.filename} cannot be read ({error})") from None
+            (folder / base).write_bytes(content)
+        return load_checkpoint(folder)  # raises, naming the file, when the four do not make a model
+    except CheckpointError:
+        for base in by_name:
+            (folder / base).unlink(missing_ok=True)
+        raise
+
+
+def _checked_members(data: bytes, name: str) -> dict[str, zipfile.ZipInfo]:
+    """The archive's four checkpoint members by bare name, or a CheckpointError before anything is unpacked."""
     if len(data) > MAX_ARCHIVE_BYTES:
         raise CheckpointError(f"{name}: {len(data):,} bytes is more than the limit of {MAX_ARCHIVE_BYTES:,}")
     try:
@@ -48,12 +86,4 @@ def load_model_archive(data: bytes, name: str) -> TrainedModel:
         raise CheckpointError(f"{name}: missing {', '.join(missing)}; is this a model downloaded from the Train page?")
     if sum(info.file_size for info in by_name.values()) > MAX_UNPACKED_BYTES:
         raise CheckpointError(f"{name}: unpacks to more than {MAX_UNPACKED_BYTES:,} bytes")
-    with tempfile.TemporaryDirectory(prefix="attention-upload-") as folder:
-        for base, info in by_name.items():
-            try:
-                content = archive.read(info)
-            except (zipfile.BadZipFile, OSError, EOFError, RuntimeError) as error:  # corrupt, encrypted, …
-                raise CheckpointError(f"{name}: {info.filename} cannot be read ({error})") from None
-            (Path(folder) / base).write_bytes(content)
-        model = load_model(folder)
-    return TrainedModel(model.model, model.vocabulary, name=PurePosixPath(name).stem, step=model.step)
+    return by_name

@@ -28,9 +28,10 @@ from attention_core.batches import Lexicon, encode_lines, length_bucketed_batche
 from attention_core.checkpoint import OPTIMIZER, CheckpointError, load_checkpoint, read_tensors, save_checkpoint
 from attention_core.corpora import SHIPPED_MIX, Corpus, CorpusError, load_corpus
 from attention_core.encoder import EncoderConfig, MaskedLanguageModel, preset
-from attention_core.evaluate import evaluate, train_counts
+from attention_core.evaluate import StopRequested, evaluate
 from attention_core.masking import MaskedBatch, mask_words
-from attention_core.vocabulary import Vocabulary, build_vocabulary
+from attention_core.prepare import OnPrepare, Prepared, prepare
+from attention_core.vocabulary import Vocabulary
 
 
 @dataclass(frozen=True)
@@ -69,12 +70,23 @@ class StepReport:
     evaluation: dict | None = None  # held-out scores, on evaluation steps
 
 
+@dataclass(frozen=True)
+class Spent:
+    """How much of its budget a stopped run had used. Resuming with it goes on with the same budget and the same
+    learning-rate schedule; resuming without it ("train longer") starts a new budget, its cosine without warm-up."""
+
+    steps: int = 0
+    seconds: float = 0.0
+
+
 @dataclass
 class TrainResult:
-    model: MaskedLanguageModel
-    vocabulary: Vocabulary
+    model: MaskedLanguageModel | None  # None when stopped before the first step (while preparing the text)
+    vocabulary: Vocabulary | None
     step: int
     history: list[StepReport] = field(default_factory=list)
+    prepared: Prepared | None = None  # the encoded text, for the next run on the same corpus and vocabulary
+    stopped: bool = False  # should_stop() ended it before its budget was used
 
 
 def set_seed(seed: int) -> None:
@@ -139,21 +151,39 @@ def _ranks_agree(model: torch.nn.Module) -> float:
     return float((high - low).abs().max())
 
 
-def _start(corpus: Corpus, config: EncoderConfig | str, settings: TrainSettings, out: Path | None, resume: bool):
-    """(model, vocabulary, start step, saved optimizer tensors or None)."""
+def _start(
+    corpus: Corpus,
+    config: EncoderConfig | str,
+    settings: TrainSettings,
+    out: Path | None,
+    resume: bool,
+    prepared: Prepared | None,
+    on_prepare: OnPrepare | None,
+    should_stop: Callable[[], bool] | None,
+):
+    """(model, prepared text, start step, saved optimizer tensors or None). A given `prepared` text is used when
+    its vocabulary is the model's; otherwise the text is prepared here (raising StopRequested if stopped)."""
+    vocabulary, step, saved = None, 0, None
     if resume:
         if out is None:
             raise CheckpointError("resume needs the checkpoint folder (--out)")
         model, vocabulary, step = load_checkpoint(out)  # raises, touching nothing, if the checkpoint is broken
         saved, optimizer_step = read_tensors(out / OPTIMIZER) if (out / OPTIMIZER).is_file() else (None, -1)
-        return model.train(), vocabulary, step, saved if optimizer_step == step else None
-    vocabulary = build_vocabulary(corpus.train, settings.min_count, settings.max_vocab, settings.n_pieces)
+        saved = saved if optimizer_step == step else None
+        config = model.config
     base = preset(config) if isinstance(config, str) else config
-    set_seed(settings.seed)
-    return MaskedLanguageModel.for_vocabulary(base, vocabulary), vocabulary, 0, None
+    if prepared is None or (vocabulary is not None and prepared.vocabulary.words != vocabulary.words):
+        prepared = prepare(corpus, base.max_len, vocabulary=vocabulary, min_count=settings.min_count,
+                           max_vocab=settings.max_vocab, n_pieces=settings.n_pieces, on_prepare=on_prepare,
+                           should_stop=should_stop)  # fmt: skip
+    if not resume:
+        set_seed(settings.seed)
+        model = MaskedLanguageModel.for_vocabulary(base, prepared.vocabulary)
+    return model.train(), prepared, step, saved
 
 
 def training_sequences(corpus: Corpus, lexicon: Lexicon, max_len: int) -> list[list[int]]:
+    # The same windows as prepare(...).sequences, for a lexicon the caller already has (benchmarks, tests).
     """Every part's training windows, each part repeated by its weight (one epoch of a mix)."""
     sequences: list[list[int]] = []
     for part in corpus.weighted_parts():
@@ -198,6 +228,9 @@ def train(
     *,
     out: str | Path | None = None,
     resume: bool = False,
+    spent: Spent | None = None,
+    prepared: Prepared | None = None,
+    on_prepare: OnPrepare | None = None,
     on_step: Callable[[StepReport], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
     observe: Callable[[int, MaskedLanguageModel, Vocabulary], None] | None = None,
@@ -206,40 +239,52 @@ def train(
 
     `observe(step, model, vocabulary)` sees the model before the first step and after every step (rank 0 only):
     the app takes its snapshots of a probe sentence's attention there. It must leave the model in training mode.
-    Resuming restarts the cosine schedule over the new budget, without warm-up."""
+    Resuming with `spent` (what a stopped run had used) goes on with the same budget, clock and schedule; resuming
+    without it starts a new budget, its cosine schedule without warm-up. `prepared` skips reading the corpus again;
+    `on_prepare(what, share)` reports the reading. `should_stop()` is checked between steps, inside evaluations and
+    while the text is read; a stopped run skips its final evaluation (the last one is in the log)."""
     out = Path(out) if out is not None else None
     rank, world_size = _distributed()
-    model, vocabulary, step, saved_optimizer = _start(corpus, config, settings, out, resume)
+    try:
+        model, prepared, step, saved_optimizer = _start(corpus, config, settings, out, resume, prepared, on_prepare,
+                                                        should_stop if world_size == 1 else None)  # fmt: skip
+    except StopRequested:
+        return TrainResult(None, None, 0, stopped=True)
+    vocabulary, lexicon = prepared.vocabulary, prepared.fork().lexicon
     trained = torch.nn.parallel.DistributedDataParallel(model) if world_size > 1 else model
     optimizer = _optimizer(model, settings)
     if saved_optimizer is not None:
         load_optimizer_tensors(optimizer, saved_optimizer)
-    lexicon = Lexicon(vocabulary)
-    sequences = training_sequences(corpus, lexicon, model.config.max_len)
-    counts = train_counts(lexicon, corpus, model.config.max_len) if rank == 0 else None
+    counts = prepared.counts if rank == 0 else None
     batch_order = torch.Generator().manual_seed(settings.seed)  # the same on every rank: ranks take turns
     masks = torch.Generator().manual_seed(settings.seed * 1000 + rank + step)
-    result = TrainResult(model, vocabulary, step)
+    result = TrainResult(model, vocabulary, step, prepared=prepared)
+    spent_before = spent or Spent()
     first_step, started, last_save, tokens_seen = step, time.monotonic(), time.monotonic(), 0
     if rank == 0:
         if out is not None and not resume:
             save_checkpoint(out, model, vocabulary, step=step)
         begin = {"event": "start", "step": step, "config": asdict(model.config), "settings": asdict(settings)}
-        _append_metrics(out, {**begin, "world_size": world_size, "vocab_size": len(vocabulary), "corpus": corpus.name})
+        _append_metrics(out, {**begin, "world_size": world_size, "vocab_size": len(vocabulary), "corpus": corpus.name,
+                              "spent": asdict(spent_before)})  # fmt: skip
     model.train()
     if observe is not None and rank == 0:
         observe(step, model, vocabulary)
     done = False
     while not done:
         for ids in length_bucketed_batches(
-            sequences, settings.batch_size, batch_order, rank=rank, world_size=world_size,
+            prepared.sequences, settings.batch_size, batch_order, rank=rank, world_size=world_size,
             max_tokens=settings.max_batch_tokens,
         ):  # fmt: skip
-            progress = _progress(settings, step - first_step, time.monotonic() - started)
-            done = _agreed(progress >= 1.0 or (should_stop is not None and should_stop()), world_size)
+            steps_done = spent_before.steps + step - first_step  # of this budget, before this step
+            elapsed = spent_before.seconds + time.monotonic() - started
+            progress = _progress(settings, steps_done, elapsed)
+            stop = should_stop is not None and should_stop()
+            result.stopped = _agreed(stop, world_size) and progress < 1.0
+            done = result.stopped or _agreed(progress >= 1.0, world_size)
             if done:
                 break
-            lr = learning_rate(settings, settings.warmup if resume else step - first_step, progress)
+            lr = learning_rate(settings, settings.warmup if resume and spent is None else steps_done, progress)
             for group in optimizer.param_groups:
                 group["lr"] = lr
             batch = mask_words(ids, rate=settings.mask_rate, mask_id=vocabulary.mask_id,
@@ -251,12 +296,18 @@ def train(
                 continue
             evaluation = None
             if step % settings.eval_every == 0:
-                evaluation = evaluate(model, lexicon, corpus, max_lines=settings.eval_lines, counts=counts)
-                _append_metrics(out, {"event": "eval", "step": step, "elapsed_s": time.monotonic() - started,
-                                      **evaluation})  # fmt: skip
+                try:
+                    evaluation = evaluate(model, lexicon, corpus, max_lines=settings.eval_lines, counts=counts,
+                                          should_stop=should_stop if world_size == 1 else None)  # fmt: skip
+                    clock = spent_before.seconds + time.monotonic() - started  # the budget's clock, as in reports
+                    _append_metrics(out, {"event": "eval", "step": step, "elapsed_s": clock,
+                                          **evaluation})  # fmt: skip
+                except StopRequested:
+                    pass  # the step is kept; the next check of should_stop ends the run
                 model.train()
-            elapsed = time.monotonic() - started
-            report = StepReport(step, loss.item(), lr, tokens_seen / max(elapsed, 1e-9), elapsed, min(progress, 1.0),
+            seconds = time.monotonic() - started
+            report = StepReport(step, loss.item(), lr, tokens_seen / max(seconds, 1e-9), spent_before.seconds + seconds,
+                                min(_progress(settings, steps_done + 1, spent_before.seconds + seconds), 1.0),
                                 evaluation)  # fmt: skip
             result.history.append(report)
             if step % settings.log_every == 0:
@@ -289,10 +340,14 @@ def _finish(result: TrainResult, optimizer: torch.optim.Optimizer, corpus: Corpu
         if out is not None:
             save_checkpoint(out, result.model, result.vocabulary, step=result.step,
                             optimizer_state=optimizer_tensors(optimizer))  # fmt: skip
-        final = evaluate(result.model, lexicon, corpus, max_lines=settings.eval_lines, counts=counts)
-        _append_metrics(out, {"event": "end", "step": result.step, "elapsed_s": time.monotonic() - started, **final})
-        if on_step is not None and result.history:
-            on_step(replace(result.history[-1], evaluation=final, progress=1.0))
+        if result.stopped:  # Stop answers at once: no final score (the last evaluation is in the log)
+            _append_metrics(out, {"event": "stopped", "step": result.step, "elapsed_s": time.monotonic() - started})
+        else:
+            final = evaluate(result.model, lexicon, corpus, max_lines=settings.eval_lines, counts=counts)
+            _append_metrics(out, {"event": "end", "step": result.step, "elapsed_s": time.monotonic() - started,
+                                  **final})  # fmt: skip
+            if on_step is not None and result.history:
+                on_step(replace(result.history[-1], evaluation=final, progress=1.0))
     if world_size > 1:
         # Rank 0 saves and evaluates first; the others wait here. The group is not destroyed: with gloo on CPU,
         # destroy_process_group() aborted a rank at exit in about 1 run of 6 ("terminate called without an

@@ -18,6 +18,7 @@ from ui.models import RUN_KEY, UPLOADED_KEY, my_run, prefer_my_model
 from ui.navigation import ensure_app_frame
 from ui.show import head_grid, plain
 from ui.style import for_projector
+from ui.train_form import MODEL_LABELS, corpus_label, remember, remember_form, remembered, restore_form, text_size
 
 ensure_app_frame()
 
@@ -41,29 +42,33 @@ st.markdown(
 run = my_run()
 status = run.progress().status if run is not None else None
 running = status == "running"
+restore_form()  # the values the form had when the user left for another page
 
 left, right = st.columns(2)
-corpus_choice = left.radio("Text to learn from", CORPUS_CHOICES, key="train_corpus", disabled=running)
+form = {"on_change": remember_form, "disabled": running}  # every field: remembered, and locked while training
+corpus_choice = left.radio("Text to learn from", CORPUS_CHOICES, key="train_corpus", **form)
 upload = pasted = None
 if corpus_choice == UPLOAD:
     upload = left.file_uploader("A UTF-8 .txt file, one sentence per line", type=["txt"], key="train_upload",
                                 max_upload_size=math.ceil(LIMITS.max_corpus_bytes / 2**20),
                                 disabled=running)  # fmt: skip
+    if upload is None and run is not None and remembered("upload_name"):
+        left.caption(f"Your run trains on {plain(remembered('upload_name'))}; a new run uses it again.")
 elif corpus_choice == PASTE:
     pasted = left.text_area("Your text, one sentence per line (any language)", key="train_paste", height=180,
-                            max_chars=LIMITS.max_corpus_bytes // 4, disabled=running)  # fmt: skip
-preset_name = right.selectbox("Model size", list(PRESET_NOTES), key="train_preset", disabled=running,
+                            max_chars=LIMITS.max_corpus_bytes // 4, **form)  # fmt: skip
+    left.caption(f"{text_size(pasted or '')} (training needs at least {LIMITS.min_lines} lines)")
+preset_name = right.selectbox("Model size", list(PRESET_NOTES), key="train_preset", **form,
                               format_func=lambda name: f"{name}: {PRESET_NOTES[name]}")  # fmt: skip
-by = right.radio("Budget", ["minutes", "steps"], key="train_budget_by", horizontal=True, disabled=running)
+by = right.radio("Budget", ["minutes", "steps"], key="train_budget_by", horizontal=True, **form)
 if by == "minutes":
-    budget = right.number_input("Minutes", 0.25, LIMITS.max_minutes, 2.0, 0.25, key="train_minutes",
-                                disabled=running)  # fmt: skip
+    budget = right.number_input("Minutes", 0.25, LIMITS.max_minutes, step=0.25, key="train_minutes", **form)
     settings = TrainSettings(minutes=float(budget), steps=None)
 else:
-    budget = right.number_input("Steps", 10, LIMITS.max_steps, 1000, 100, key="train_steps", disabled=running)
+    budget = right.number_input("Steps", 10, LIMITS.max_steps, step=100, key="train_steps", **form)
     settings = TrainSettings(steps=int(budget), minutes=LIMITS.max_minutes)
 probe_text = right.text_input(f"Probe sentence, up to {PROBE_MAX_WORDS} words (its attention is drawn live)",
-                              key="train_probe", max_chars=500, disabled=running,
+                              key="train_probe", max_chars=500, **form,
                               placeholder="empty: the first held-out line of the text")  # fmt: skip
 st.caption(
     f"Limits on this shared server: {LIMITS.max_minutes:g} minutes or {LIMITS.max_steps:,} steps per run, "
@@ -72,32 +77,51 @@ st.caption(
 )
 
 
-def start(resume: bool) -> None:
-    """Start a new run (or resume the stopped one); every failure is a message, and nothing else changes."""
+def start(how: str, archive: object | None = None) -> None:
+    """Start a new run ("new", or "archive": a downloaded model trained further), "resume" the stopped one, or
+    "longer": train the finished one for the budget above. Every failure is a message; nothing else changes."""
     try:
-        if resume:
-            current = my_run()
-            notices = current.start(settings)
+        current = my_run()
+        if how == "resume":
+            notices = current.resume()
+        elif how == "longer":
+            notices = current.train_longer(settings)
         else:
-            corpus = chosen_corpus(corpus_choice, upload, pasted or "")
+            if corpus_choice == UPLOAD and upload is None and current is not None and remembered("upload_name"):
+                corpus = current.corpus  # the file the last run was started with (an uploader forgets its file)
+            else:
+                corpus = chosen_corpus(corpus_choice, upload, pasted or "")
             probe = read_sentence(probe_text, PROBE_MAX_WORDS)
             tokens = list(probe.tokens) if not probe.is_empty else default_probe(corpus)
-            current = TrainingRun(corpus, preset_name, tokens)
+            if how == "archive":
+                current = TrainingRun.from_archive(archive.getvalue(), archive.name, corpus, tokens)
+            else:
+                current = TrainingRun(corpus, preset_name, tokens, model_label=MODEL_LABELS[preset_name])
             notices = current.start(settings)
             st.session_state[RUN_KEY] = current  # only a run that started replaces the previous model
+            remember("upload_name", upload.name if upload is not None else None)
             prefer_my_model()
         st.session_state["train_notices"] = notices
+    except CheckpointError as error:  # a bad model file: said under the uploader, where the user looks
+        st.session_state["train_load_message"] = ("error", f"{plain(error)}. Nothing changed.")
     except (CorpusError, RunLimitError, ValueError) as error:
         st.session_state["train_error"] = str(error)
 
 
-start_col, stop_col, resume_col = st.columns(3)
-start_col.button("Start a new run", type="primary", disabled=running, on_click=start, args=(False,), key="train_start",
+remember_form()
+progress = run.progress() if run is not None else None
+stopping = progress is not None and progress.stopping
+start_col, stop_col, resume_col, longer_col = st.columns(4)
+start_col.button("Start a new run", type="primary", disabled=running, on_click=start, args=("new",), key="train_start",
                  help="Trains a new model from scratch (your previous one, if any, is replaced).")  # fmt: skip
-stop_col.button("Stop", disabled=not running, on_click=lambda: my_run().stop(), key="train_stop")
-resume_col.button("Resume", disabled=running or run is None or not run.has_checkpoint, on_click=start,
-                  args=(True,), key="train_resume",
-                  help="Goes on from where the run stopped, for a new budget.")  # fmt: skip
+stop_col.button("Stopping…" if stopping else "Stop", disabled=not running or stopping, on_click=lambda: my_run().stop(),
+                key="train_stop")  # fmt: skip
+resume_col.button("Resume", disabled=progress is None or not progress.can_resume, on_click=start, args=("resume",),
+                  key="train_resume", help="Goes on from where the run stopped: the same budget, clock and "
+                  "learning-rate schedule.")  # fmt: skip
+longer_col.button("Train longer", disabled=progress is None or not progress.can_train_longer, on_click=start,
+                  args=("longer",), key="train_longer", help="The finished model, trained further for the budget "
+                  "above (a new budget: its learning rate starts high again and decays).")  # fmt: skip
 if error := st.session_state.pop("train_error", None):
     st.error(plain(error))
 for notice in st.session_state.pop("train_notices", []):
@@ -116,6 +140,16 @@ def draw_probe(progress: Progress, index: int, key: str) -> None:
     head_grid(snapshot.weights, labels, rtl, key, average=False)
 
 
+def progress_line(progress: Progress, last) -> str:
+    """step · loss · speed · time, and for a stopped run where in its budget it stopped."""
+    line = f"step {last.step:,} · loss {last.loss:.3f} · {last.tokens_per_s:,.0f} words/s · {last.elapsed_s:.0f} s"
+    budget = progress.budget
+    if progress.status in ("stopped", "failed") and budget is not None:
+        limit = f"{budget.steps:,} steps" if budget.steps else f"{budget.minutes:g} min"
+        line += f" · stopped at {last.progress:.0%} of the budget ({limit})"
+    return line
+
+
 @st.fragment(run_every=1.0 if running else None)
 def live_view(was_running: bool) -> None:
     """Redrawn every second while the run goes on; the rest of the page stays as it is."""
@@ -125,13 +159,20 @@ def live_view(was_running: bool) -> None:
         st.rerun()  # the run ended: redraw the whole page (buttons, replay, download)
     table = history_table(progress.reports)
     last = progress.reports[-1] if progress.reports else None
-    phrase = {"running": "Training…", "stopped": "Stopped", "finished": "Finished", "failed": "Failed"}
-    st.subheader(f"{phrase.get(progress.status, '')} {current.preset_name} model on {plain(current.corpus.name)}")
+    phrase = {"running": "Training", "stopped": "Stopped", "finished": "Finished", "failed": "Failed"}
+    st.subheader(f"{phrase.get(progress.status, '')}: your {plain(current.model_label)} model on "
+                 f"{plain(corpus_label(current.corpus.name))}")  # fmt: skip
     if progress.error:
         st.error(f"The run failed: {plain(progress.error)}. Your last saved model is kept; Resume to go on.")
-    if last is not None:
-        st.progress(last.progress, text=f"step {last.step:,} · loss {last.loss:.3f} · "
-                    f"{last.tokens_per_s:,.0f} words/s · {last.elapsed_s:.0f} s")  # fmt: skip
+    if progress.stopping:
+        st.info("Stopping… (saving the model; it takes a second)")
+    if progress.preparing is not None and progress.status == "running":
+        what, share = progress.preparing
+        st.progress(share, text=f"Preparing the text before step 1: {what}… {share:.0%}")
+    elif last is not None:
+        st.progress(last.progress, text=progress_line(progress, last))
+    elif progress.status == "stopped":
+        st.caption("Stopped while the text was being prepared, before step 1: there is no model to keep yet.")
     loss_col, accuracy_col = st.columns(2)
     loss_col.plotly_chart(for_projector(loss_curve(table)), key="train_loss")
     accuracy_col.plotly_chart(for_projector(accuracy_curve(table)), key="train_accuracy")
@@ -158,6 +199,9 @@ if archive is not None and st.session_state.get("train_loaded_file") != archive.
     except CheckpointError as error:
         st.session_state["train_load_message"] = ("error", f"{plain(error)}. Nothing changed: the pages keep the "
                                                   "model they had (the shipped one if you have no other).")  # fmt: skip
+if archive is not None:
+    st.button("Train this model further on the text above", key="train_further", disabled=running, on_click=start,
+              args=("archive", archive), help="Its own vocabulary and word pieces; the budget above.")  # fmt: skip
 if archive is not None and "train_load_message" in st.session_state:
     kind, message = st.session_state["train_load_message"]
     (st.success if kind == "success" else st.error)(message)
@@ -173,20 +217,19 @@ if not running and progress.snapshots:
     steps = [s.step for s in progress.snapshots]
     picked = st.select_slider("Step", options=range(len(steps)), value=len(steps) - 1, key="train_replay",
                               format_func=lambda i: f"{steps[i]:,}")  # fmt: skip
-    start_note = (
-        "its heads start on neighbouring words (a learned position bias, set at the start), and the words' "
-        "own pull grows from there"
-        if PRESETS[run.preset_name].local_init
-        else "random W1, W2, W3 spread attention almost evenly"
-    )
-    st.caption(
-        f"{len(steps)} snapshots, taken every few seconds of training. Step 0 is the untrained model: "
-        f"{start_note}. Slide right to watch the heads settle on their rules."
-    )
+    if run.preset_name not in PRESETS:
+        first = f"The first (step {steps[0]:,}) is the model as you loaded it"
+    elif PRESETS[run.preset_name].local_init:
+        first = ("Step 0 is the untrained model: its heads start on neighbouring words (a learned position bias, "
+                 "set at the start), and the words' own pull grows from there")  # fmt: skip
+    else:
+        first = "Step 0 is the untrained model: random W1, W2, W3 spread attention almost evenly"
+    st.caption(f"{len(steps)} snapshots, taken every few seconds of training. {first}. Slide right to watch the "
+               "heads settle on their rules.")  # fmt: skip
     draw_probe(progress, picked, "train_replay_grid")
 if not running and run.has_checkpoint:
     st.download_button("Download my model (.zip: safetensors weights, config and vocabulary JSON)",
-                       data=run.checkpoint_zip, file_name=f"attention-{run.preset_name}-{run.corpus.name}.zip",
+                       data=run.checkpoint_zip, file_name=f"{run.download_stem}.zip",
                        mime="application/zip", key="train_download")  # fmt: skip
     st.download_button("Download the training log (CSV)", history_table(progress.reports).to_csv().encode("utf-8"),
-                       file_name="training-log.csv", mime="text/csv", key="train_log")  # fmt: skip
+                       file_name=f"{run.download_stem}-log.csv", mime="text/csv", key="train_log")  # fmt: skip

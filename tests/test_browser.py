@@ -322,10 +322,10 @@ def test_training_live_then_using_my_model_on_another_page(server: str, browser:
     page = browser.new_page(viewport={"width": 1400, "height": 3200})
     page.goto(f"{server}/train")
     start_pasted_run(page, "\n".join(ANIMAL_LINES), steps=200, preset="tiny: 1 layer")
-    page.get_by_text("Training…").first.wait_for(timeout=30_000)  # the live view, redrawn while the run goes on
+    page.get_by_text("Training: your tiny model").first.wait_for(timeout=30_000)  # the live view, redrawn each second
     page.get_by_text("Replay: how the attention emerged").wait_for(timeout=240_000)
     wait_for_charts(page)
-    assert page.get_by_text("Finished tiny model on pasted text").count() == 1
+    assert page.get_by_text("Finished: your tiny model on pasted text").count() == 1
     assert page.get_by_role("button", name="Download my model (.zip: safetensors weights, config and vocabulary "
                                            "JSON)").count() == 1  # fmt: skip
     screenshot(page, "train")

@@ -10,7 +10,15 @@ import torch
 
 from attention_core.checkpoint import CheckpointError, load_checkpoint
 from attention_core.corpora import CorpusError, own_corpus
-from attention_core.live_training import _RUN_SLOTS, LIMITS, RunLimitError, TrainingRun, bounded, default_probe
+from attention_core.live_training import (
+    _RUN_SLOTS,
+    LIMITS,
+    RunLimitError,
+    TrainingRun,
+    bounded,
+    default_probe,
+    download_stem,
+)
 from attention_core.text import tokenize
 from attention_core.train import TrainSettings
 
@@ -57,7 +65,7 @@ def test_stop_then_resume_goes_on_from_the_saved_step(corpus) -> None:
     assert 0 < stopped_at < 5_000
     _, _, saved_step = load_checkpoint(run.folder)
     assert saved_step == stopped_at  # the stop saved the weights it stopped with
-    run.start(TrainSettings(steps=20, minutes=None))
+    run.train_longer(TrainSettings(steps=20, minutes=None))
     run.wait(60)
     resumed = run.progress()
     assert resumed.status == "finished", resumed.error
@@ -113,3 +121,119 @@ def test_live_evaluations_score_about_the_same_number_of_words_whatever_the_corp
     hadith = live_eval_lines(load_corpus("hadith"))  # long records: fewer of them, or each evaluation takes minutes
     assert 10 <= hadith < 60
     assert live_eval_lines(load_corpus("quran*4,hadith")) == hadith  # a mix follows its longest part
+
+
+def stopped_early(run: TrainingRun, settings: TrainSettings) -> int:
+    """Start, stop at the first step report, and return the step it stopped at."""
+    run.start(settings)
+    while not run.progress().reports:
+        run.wait(0.01)
+    run.stop()
+    run.wait(60)
+    assert run.progress().status == "stopped", run.progress().error
+    return run.progress().reports[-1].step
+
+
+def test_a_stop_shows_where_it_stopped_and_resume_goes_on_with_the_same_budget_and_schedule(corpus) -> None:
+    run = TrainingRun(corpus, "tiny", default_probe(corpus))
+    stopped_at = stopped_early(run, TrainSettings(steps=300, minutes=None))
+    stopped = run.progress()
+    assert stopped.reports[-1].progress == pytest.approx(stopped_at / 300)  # not a full bar
+    assert stopped.can_resume and not stopped.can_train_longer
+    run.resume()
+    run.wait(60)
+    done = run.progress()
+    assert done.status == "finished", done.error
+    assert done.reports[-1].step == 300  # the same 300-step budget, not 300 more
+    elapsed = [r.elapsed_s for r in done.reports]
+    assert elapsed == sorted(elapsed)  # the clock goes on; it does not restart at 0
+    after = done.reports[len(stopped.reports)]
+    assert after.step == stopped_at + 1
+    assert after.lr == pytest.approx(TrainSettings.lr * (stopped_at + 1) / TrainSettings.warmup)  # still warming up
+    assert not done.can_resume and done.can_train_longer
+    with pytest.raises(ValueError, match="no stopped run"):
+        run.resume()
+    run.train_longer(TrainSettings(steps=10, minutes=None))  # a finished run goes on only when asked, for a new budget
+    run.wait(60)
+    assert run.progress().reports[-1].step == 310
+
+
+def test_stop_while_the_text_is_prepared_ends_the_run_within_two_seconds() -> None:
+    import time
+
+    big = own_corpus("many lines", [f"line {i} of a long text with many words {i % 97}" for i in range(200_000)])
+    run = TrainingRun(big, "tiny", tokenize("a long text"))
+    run.start(TrainSettings(steps=10, minutes=None))
+    while run.progress().preparing is None:
+        run.wait(0.01)
+    what, share = run.progress().preparing
+    assert what == "learning word pieces" and 0.0 <= share < 1.0
+    asked = time.monotonic()
+    run.stop()
+    assert run.progress().stopping
+    run.wait(10)
+    assert time.monotonic() - asked < 2.0
+    progress = run.progress()
+    assert progress.status == "stopped" and not progress.reports and not progress.can_resume
+    assert not run.has_checkpoint
+
+
+def test_an_evaluation_stops_when_asked(corpus) -> None:
+    from attention_core.batches import Lexicon
+    from attention_core.encoder import MaskedLanguageModel, preset
+    from attention_core.evaluate import StopRequested, evaluate
+    from attention_core.vocabulary import build_vocabulary
+
+    vocabulary = build_vocabulary(corpus.train, 1, 100, 50)
+    model = MaskedLanguageModel.for_vocabulary(preset("tiny"), vocabulary)
+    with pytest.raises(StopRequested):
+        evaluate(model, Lexicon(vocabulary), corpus, should_stop=lambda: True)
+
+
+def test_download_names_say_what_the_user_chose() -> None:
+    assert download_stem("tiny", "pasted text") == "attention-tiny-on-pasted-text"
+    assert download_stem("arabic", "quran*4,hadith") == "attention-arabic-on-quran-4-hadith"
+    assert download_stem("my old model", "قصائد.txt") == "attention-my-old-model-on-قصائد-txt"
+
+
+def test_a_downloaded_model_is_trained_further_on_another_text(corpus) -> None:
+    first = TrainingRun(corpus, "tiny", default_probe(corpus))
+    first.start(TrainSettings(steps=10, minutes=None))
+    first.wait(60)
+    other = own_corpus("boats", [line.replace("saw", "rowed") for line in LINES])
+    run = TrainingRun.from_archive(first.checkpoint_zip(), "my model.zip", other, tokenize("the cat rowed"))
+    assert run.model_label == "my model" and run.has_checkpoint
+    run.start(TrainSettings(steps=15, minutes=None))
+    run.wait(60)
+    progress = run.progress()
+    assert progress.status == "finished", progress.error
+    assert progress.reports[0].step == 11 and progress.reports[-1].step == 25  # it goes on from the model's step
+    assert progress.reports[0].lr == pytest.approx(TrainSettings.lr, rel=1e-3)  # a new budget: no warm-up
+    assert run.download_stem == "attention-my-model-on-boats"
+
+
+@pytest.mark.parametrize("data", [b"not a zip", b""])
+def test_a_bad_model_file_is_refused_and_nothing_is_kept(corpus, data: bytes) -> None:
+    with pytest.raises(CheckpointError, match="not a zip"):
+        TrainingRun.from_archive(data, "x.zip", corpus, default_probe(corpus))
+
+
+def test_only_built_in_corpora_are_prepared_once_for_the_whole_server(corpus) -> None:
+    from attention_core.corpora import load_corpus
+    from attention_core.live_training import _SHARED
+
+    quran = load_corpus("quran")
+    assert _SHARED.shareable(quran) and _SHARED.shareable(load_corpus("quran*4,hadith"))
+    assert not _SHARED.shareable(corpus) and not _SHARED.shareable(own_corpus("quran", list(quran.train)))
+    first = TrainingRun(quran, "tiny", default_probe(quran))
+    first.start(TrainSettings(steps=1, minutes=None))
+    first.wait(120)
+    second = TrainingRun(quran, "tiny", default_probe(quran))  # another user's run reads the shared preparation
+    second.start(TrainSettings(steps=1, minutes=None))
+    second.wait(120)
+    assert second._prepared is None and _SHARED.get(quran, 256) is first._prepared
+    assert second.progress().status == "finished", second.progress().error
+    mine = TrainingRun(corpus, "tiny", default_probe(corpus))
+    mine.start(TrainSettings(steps=1, minutes=None))
+    mine.wait(60)
+    assert _SHARED.get(corpus, 256) is None  # a user's own text stays in that user's run

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from attention_core.live_training import _RUN_SLOTS, LIMITS
+from attention_core.corpora import own_corpus
+from attention_core.live_training import _RUN_SLOTS, LIMITS, TrainingRun
+from attention_core.text import tokenize
 from tests.test_app import assert_clean, figures, open_page
 from tests.test_live_training import LINES as ANIMAL_LINES
 from ui.models import MINE, RUN_KEY
@@ -48,7 +50,7 @@ def test_a_run_draws_its_curves_replay_and_downloads_and_every_page_can_use_it()
     at.run()
     assert_clean(at)
     assert run.progress().status == "finished"
-    assert any("Finished tiny model on pasted text" in h.value for h in at.subheader)
+    assert any("Finished: your tiny model on pasted text" in h.value for h in at.subheader)
     titles = [figure["layout"].get("title", {}).get("text", "") for figure in figures(at)]
     assert any(t.startswith("Training loss") for t in titles) and any(t.startswith("Held-out") for t in titles)
     grid = next(f for f in figures(at) if "panels" in f["layout"].get("meta", {}))
@@ -60,6 +62,7 @@ def test_a_run_draws_its_curves_replay_and_downloads_and_every_page_can_use_it()
     replay.set_value(0).run()
     assert any("step 0" in m.value for m in at.markdown)
     assert len(at.get("download_button")) >= 2
+    assert at.button(key="train_resume").disabled and not at.button(key="train_longer").disabled  # 16
 
     at.switch_page("pages/fill_blank.py").run()
     assert_clean(at)
@@ -87,3 +90,89 @@ def test_the_server_wide_limit_shows_a_message() -> None:
         for ok in taken:
             if ok:
                 _RUN_SLOTS.release()
+
+
+def test_leaving_the_page_during_a_run_keeps_the_form_it_was_started_with() -> None:
+    at = start_pasted_run(steps=3000)
+    run = at.session_state[RUN_KEY]
+    at.switch_page("pages/fill_blank.py").run()
+    at.switch_page("pages/train.py").run()
+    run.stop()
+    run.wait(60)
+    at.run()
+    assert_clean(at)
+    assert at.radio(key="train_corpus").value == "paste text"
+    assert at.text_area(key="train_paste").value == LINES
+    assert at.text_input(key="train_probe").value == "the dog saw the boat"
+    assert at.selectbox(key="train_preset").value == "tiny" and at.number_input(key="train_steps").value == 3000
+    assert any("30 lines · 240 words" in c.value for c in at.caption)  # the pasted text's size, before training
+
+
+def test_a_stopped_run_shows_where_it_stopped_and_resume_goes_on() -> None:
+    at = start_pasted_run(steps=300)
+    run = at.session_state[RUN_KEY]
+    while not run.progress().reports:
+        run.wait(0.05)
+    at.button(key="train_stop").click().run()
+    run.wait(60)
+    at.run()
+    assert_clean(at)
+    bar = at.get("progress")[0].proto
+    assert bar.value < 100 and "stopped at" in bar.text and "of the budget (300 steps)" in bar.text
+    assert not at.button(key="train_resume").disabled and at.button(key="train_longer").disabled
+    at.button(key="train_resume").click().run()
+    run.wait(120)
+    at.run()
+    assert_clean(at)
+    assert run.progress().status == "finished" and run.progress().reports[-1].step == 300
+
+
+def test_the_download_is_named_after_what_the_user_chose(monkeypatch) -> None:
+    import streamlit as st
+
+    names, download_button = [], st.download_button
+    monkeypatch.setattr(
+        st, "download_button", lambda *a, **k: names.append(k.get("file_name")) or download_button(*a, **k)
+    )
+    at = start_pasted_run(steps=10)
+    at.session_state[RUN_KEY].wait(60)
+    at.run()
+    assert_clean(at)
+    assert "attention-tiny-on-pasted-text.zip" in names and "attention-tiny-on-pasted-text-log.csv" in names
+
+
+def test_a_downloaded_model_is_trained_further_and_a_bad_file_changes_nothing() -> None:
+    at = start_pasted_run(steps=10)
+    first = at.session_state[RUN_KEY]
+    first.wait(60)
+    at.run()
+    at.file_uploader(key="train_model_upload").upload("broken.zip", b"not a zip", "application/zip").run()
+    at.button(key="train_further").click().run()
+    assert not at.exception
+    assert any("not a zip" in e.value and "Nothing changed" in e.value for e in at.error)
+    assert at.session_state[RUN_KEY] is first  # the run and its model are untouched
+    at.file_uploader(key="train_model_upload").upload("poems model.zip", first.checkpoint_zip(), "application/zip")
+    at.run()
+    at.button(key="train_further").click().run()
+    further = at.session_state[RUN_KEY]
+    assert further is not first and further.model_label == "poems model"
+    further.wait(60)
+    at.run()
+    assert_clean(at)
+    assert further.progress().reports[0].step == 11 and further.progress().reports[-1].step == 20
+    assert any("your poems model model on pasted text" in h.value for h in at.subheader)
+
+
+def test_preparing_shows_its_progress_and_stop_says_stopping() -> None:
+    at = open_page("train")
+    run = TrainingRun(own_corpus("pasted text", ANIMAL_LINES), "tiny", tokenize("the dog"), model_label="tiny")
+    run._published.status, run._published.preparing = "running", ("learning word pieces", 0.4)  # as the thread does
+    at.session_state[RUN_KEY] = run
+    at.run()
+    assert not at.exception
+    assert "Preparing the text before step 1: learning word pieces… 40%" in at.get("progress")[0].proto.text
+    at.button(key="train_stop").click().run()
+    assert not at.exception
+    assert at.button(key="train_stop").label == "Stopping…" and at.button(key="train_stop").disabled
+    assert any("Stopping…" in info.value for info in at.info)
+    run._published.status = "stopped"

@@ -16,6 +16,7 @@ from attention_core.live_training import TrainingRun
 from attention_core.pretrained import CREDIT as ENGLISH_CREDIT
 from attention_core.pretrained import ModelNotInstalledError, PretrainedModel, load_minilm
 from ui.show import plain
+from ui.train_form import corpus_label
 
 MODEL_CREDIT = (
     "The Arabic model was trained here on classical Arabic: " + CREDITS["quran"] + " " + CREDITS["hadith"]
@@ -65,7 +66,7 @@ def describe_my_model(mine: TrainedModel) -> str:
     run = my_run()
     if st.session_state.get(_MINE_FROM) == "upload" or run is None:
         return f"Your model: {plain(mine.name)} (loaded from your file), step {mine.step:,}."
-    return f"Your model: {run.preset_name} preset on {plain(run.corpus.name)}, step {mine.step:,}."
+    return f"Your model: {plain(run.model_label)} on {plain(corpus_label(run.corpus.name))}, step {mine.step:,}."
 
 
 def _keep_preference(widget_key: str) -> None:
