@@ -321,7 +321,8 @@ def test_the_english_coreference_lesson_opens_minilm_from_its_link(server: str, 
 def test_training_live_then_using_my_model_on_another_page(server: str, browser: object) -> None:
     page = browser.new_page(viewport={"width": 1400, "height": 3200})
     page.goto(f"{server}/train")
-    start_pasted_run(page, "\n".join(ANIMAL_LINES), steps=200, preset="tiny: 1 layer")
+    # 1,000 steps: about 20 s of live view (200 steps now take 4 s, over before a test can see them run)
+    start_pasted_run(page, "\n".join(ANIMAL_LINES), steps=1000, preset="tiny: 1 layer")
     page.get_by_text("Training: your tiny model").first.wait_for(timeout=30_000)  # the live view, redrawn each second
     page.get_by_text("Replay: how the attention emerged").wait_for(timeout=240_000)
     wait_for_charts(page)
@@ -427,8 +428,8 @@ def test_ten_sessions_at_once_keep_their_own_state(server: str, browser: object)
         page.goto(f"{server}/train")
         start_pasted_run(page, lines, steps=20_000)
         trainers.append(page)
-    trainers[0].get_by_text("Training…").first.wait_for(timeout=60_000)
-    trainers[1].get_by_text("Training…").first.wait_for(timeout=60_000)
+    trainers[0].get_by_text("Training: your").first.wait_for(timeout=60_000)
+    trainers[1].get_by_text("Training: your").first.wait_for(timeout=60_000)
     trainers[2].get_by_text("already going on this server").wait_for(timeout=60_000)  # the limit, said plainly
     for _, path, page in explorers:
         wait_for_charts(page)

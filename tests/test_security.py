@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parents[1]
+# What st.html may be given: fixed CSS constants, and the switches that choose among them.
+FIXED_CSS_NAMES = {"_BIDI_CSS", "_RTL_BROWSER_CSS", "_PRESENTATION_CSS", "RTL_CHIPS_CSS", "presentation", "rtl_browser"}
 APP_CODE = sorted([ROOT / "app.py", *(ROOT / "attention_core").rglob("*.py"), *(ROOT / "ui").rglob("*.py"),
                    *(ROOT / "pages").rglob("*.py")])  # fmt: skip
 
@@ -35,10 +37,10 @@ def test_no_pickle_no_eval_no_html_from_user_text(path: Path) -> None:
     for name, call in calls(path):
         assert name not in {"torch.load", "eval", "exec", "compile", "os.system", "__import__"}, name
         assert not any(k.arg == "unsafe_allow_html" for k in call.keywords), f"{name} with unsafe_allow_html"
-        if name == "st.html":  # only the fixed CSS of ui/style.py: module constants, never a value from a user
-            assert path.name == "style.py"
+        if name == "st.html":  # only fixed CSS (ui/style.py, ui/bidi.py): module constants, never a user's value
+            assert path.name in {"style.py", "bidi.py"}
             names = {n.id for n in ast.walk(call.args[0]) if isinstance(n, ast.Name)}
-            assert names <= {"_BIDI_CSS", "_PRESENTATION_CSS", "presentation"}, names
+            assert names <= FIXED_CSS_NAMES, names
 
 
 def test_uploaded_bytes_are_written_only_into_a_temporary_folder() -> None:
