@@ -1,0 +1,350 @@
+"""A class on one server: N students, each a browser tab that speaks Streamlit's protocol and draws nothing.
+
+    python bench/class_load.py --clients 30 --duration 90 --trainers 2 --out docs/runs/class_load_30.json
+
+Each student (bench/st_client.py) opens a page, types its own sentence (English or Arabic, one per student),
+flips switches (on the Multi-head page inside an st.fragment: a fragment rerun), and moves between pages, thinking
+2–5 s between actions (seeded). A trainer pastes a text on the Train page, starts a tiny model for 15 s and watches
+it: the live view reruns itself every second, as a browser's run_every timer asks it to. The latency of an action
+is the time from sending its rerun_script to the script_finished that ends the run; only actions started after
+the warm-up count. The server's process tree is sampled every 0.2 s from /proc: CPU (cores used) and RSS.
+A browser load test on 2 cores measures Chromium (docs/class-load.md); these clients cost the server only its work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+import time
+from collections import defaultdict
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from app_server import start_server, stop_server, wait_until_healthy
+from proc_sampler import ProcessTreeSampler
+from st_client import DisconnectedError, Tab
+
+PAGES = ["similarity", "trainable", "heads"]  # the pages a student works on, each with a sentence box
+TOGGLES = {
+    "similarity": ["similarity_softmax", "similarity_scale"],
+    "trainable": ["trainable_W1", "trainable_softmax"],
+    "heads": ["heads_W1", "heads_W2"],
+}
+NOUNS_EN = [
+    "cat",
+    "dog",
+    "student",
+    "teacher",
+    "sister",
+    "bird",
+    "old man",
+    "river",
+    "school",
+    "book",
+    "garden",
+    "city",
+    "moon",
+    "letter",
+    "window",
+    "bread",
+]
+NOUNS_AR = [
+    "الولد",
+    "البنت",
+    "المعلم",
+    "الكتاب",
+    "المدرسة",
+    "البيت",
+    "النهر",
+    "القمر",
+    "الشمس",
+    "الطريق",
+    "المدينة",
+    "الباب",
+    "الرسالة",
+    "الحديقة",
+]
+VERBS_EN, VERBS_AR = ["sees", "reads", "likes", "finds", "walks to", "writes"], ["يرى", "يقرأ", "يحب", "يكتب", "يجد"]
+
+
+@dataclass
+class Action:
+    client: int
+    kind: str  # open, switch, type, toggle, toggle in fragment, train: start, train: live tick
+    page: str
+    started: float  # seconds since the benchmark began
+    seconds: float
+    received_bytes: int
+    error: str = ""  # "", "exception: …", "timeout", "disconnect", "page not found", "compile error"
+
+
+def sentence_for(client: int, rng: random.Random) -> str:
+    """Odd clients write Arabic, even ones English; the client's number makes every sentence its own."""
+    if client % 2:
+        noun = lambda: rng.choice(NOUNS_AR)  # noqa: E731
+        return f"{rng.choice(VERBS_AR)} {noun()} {noun()} في {noun()} رقم {client}"
+    noun = lambda: rng.choice(NOUNS_EN)  # noqa: E731
+    return f"the {noun()} {rng.choice(VERBS_EN)} the {noun()} near the {noun()} number {client}"
+
+
+def training_text(rng: random.Random, lines: int = 40) -> str:
+    return "\n".join(
+        f"the {rng.choice(NOUNS_EN)} {rng.choice(VERBS_EN)} the {rng.choice(NOUNS_EN)}" for _ in range(lines)
+    )
+
+
+class Student:
+    def __init__(self, index: int, url: str, rng: random.Random, clock: Clock, *, trainer: bool, timeout_s: float):
+        self.index, self.url, self.rng, self.clock, self.trainer = index, url, rng, clock, trainer
+        self.timeout_s = timeout_s
+        self.sentences = [sentence_for(index, rng), sentence_for(index, rng) + (" أيضا" if index % 2 else " too")]
+        self.actions: list[Action] = []
+        self.typed = 0
+        self.page = rng.choice(PAGES)
+        self.tab: Tab | None = None
+
+    async def act(self, kind: str, step) -> None:
+        """Time one interaction; a failure is recorded, and a lost connection reconnects and reopens the page."""
+        started, seconds, size, error = self.clock.now(), 0.0, 0, ""
+        try:
+            run = await step()
+            seconds, size = run.seconds, run.received_bytes
+            error = (
+                f"exception: {run.exceptions[0]}"
+                if run.exceptions
+                else "page not found"
+                if run.not_found
+                else "compile error"
+                if run.compile_error
+                else ""
+            )
+        except TimeoutError:
+            seconds, error = self.timeout_s, "timeout"
+            await self._settle()
+        except (DisconnectedError, OSError) as problem:
+            seconds, error = self.clock.now() - started, f"disconnect: {type(problem).__name__}"
+            await self._reconnect()
+        self.actions.append(Action(self.index, kind, self.page, started, seconds, size, error))
+
+    async def _settle(self) -> None:
+        try:
+            await self.tab.wait_finished(60)
+        except (TimeoutError, DisconnectedError):
+            await self._reconnect()
+
+    async def _reconnect(self) -> None:
+        await self.tab.close()
+        self.tab = Tab(self.url, timeout_s=self.timeout_s)
+        await self.tab.connect()
+        await self.tab.open(self.page)
+
+    async def think(self) -> None:
+        await asyncio.sleep(self.rng.uniform(2, 5))
+
+    async def run(self, until: float) -> None:
+        self.tab = Tab(self.url, timeout_s=self.timeout_s)
+        await self.tab.connect()
+        await self.act("open", lambda: self.tab.open(self.page))
+        while self.clock.now() < until:
+            if self.trainer and self.rng.random() < 0.3:
+                await self.train(until)
+            else:
+                await self.think()
+                await self.student_step()
+        await self.tab.close()
+
+    async def student_step(self) -> None:
+        roll, widgets = self.rng.random(), self.tab.widgets
+        key = f"{self.page}_sentence"
+        if roll < 0.25 and key in widgets:
+            self.typed += 1
+            typed = self.sentences[self.typed % 2]
+            await self.act("type", lambda: self.tab.set({key: typed}))
+        elif roll < 0.7 and any(t in widgets for t in TOGGLES.get(self.page, [])):
+            toggle = self.rng.choice([t for t in TOGGLES[self.page] if t in widgets])
+            kind = "toggle in fragment" if widgets[toggle].fragment_id else "toggle"
+            value = not self.tab.value(toggle)
+            await self.act(kind, lambda: self.tab.set({toggle: value}))
+        else:
+            self.page = self.rng.choice([p for p in PAGES if p != self.page])
+            await self.act("switch", lambda: self.tab.switch(self.page))
+
+    async def train(self, until: float) -> None:
+        """Paste a text, pick the tiny model and 15 s, start, and watch the live view until the run ends."""
+        if self.page != "train":
+            self.page = "train"
+            await self.act("switch", lambda: self.tab.switch("train"))
+        widgets = self.tab.widgets
+        paste = next(o for o in widgets["train_corpus"].proto.options if o.startswith("paste"))
+        await self.think()
+        await self.act("train: form", lambda: self.tab.set({"train_corpus": paste}))
+        tiny = next(o for o in self.tab.widgets["train_preset"].proto.options if o.startswith("tiny"))
+        form = {"train_paste": training_text(self.rng), "train_preset": tiny, "train_minutes": 0.25}
+        await self.act("train: form", lambda: self.tab.set(form))
+        await self.act("train: start", lambda: self.tab.set({"train_start": True}))
+        while self.tab.auto_rerun is not None and self.clock.now() < until:
+            interval = self.tab.auto_rerun[0]
+            before = self.clock.now()
+            await self.act("train: live tick", self.tab.tick)
+            await asyncio.sleep(max(0.0, interval - (self.clock.now() - before)))
+        self.page = self.rng.choice(PAGES)
+        await self.act("switch", lambda: self.tab.switch(self.page))
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.zero = time.perf_counter()
+
+    def now(self) -> float:
+        return time.perf_counter() - self.zero
+
+
+def percentile(values: list[float], share: float) -> float:
+    """Nearest rank: the smallest value with at least `share` of the values at or below it."""
+    ordered = sorted(values)
+    return ordered[max(0, min(len(ordered) - 1, int(-(-share * len(ordered) // 1)) - 1))]
+
+
+def summarise(actions: list[Action]) -> dict[str, dict[str, float]]:
+    by_kind: dict[str, list[Action]] = defaultdict(list)
+    for action in actions:
+        by_kind[action.kind].append(action)
+    by_kind["all"] = list(actions)
+    table = {}
+    for kind, group in by_kind.items():
+        ms = [1000 * a.seconds for a in group if not a.error]
+        table[kind] = {
+            "count": len(group),
+            "errors": sum(bool(a.error) for a in group),
+            "median_ms": percentile(ms, 0.5) if ms else None,
+            "p90_ms": percentile(ms, 0.9) if ms else None,
+            "max_ms": max(ms) if ms else None,
+            "kB_median": percentile([a.received_bytes / 1e3 for a in group], 0.5),
+        }
+    return table
+
+
+async def run_class(
+    url: str,
+    *,
+    clients: int,
+    duration: float,
+    warmup: float,
+    seed: int,
+    trainers: int = 0,
+    server_pid: int | None = None,
+    timeout_s: float = 30.0,
+) -> dict:
+    """The whole benchmark against a running server; returns what main() prints and writes as JSON."""
+    clock = Clock()
+    students = [
+        Student(i, url, random.Random(seed * 1000 + i), clock, trainer=i < trainers, timeout_s=timeout_s)
+        for i in range(clients)
+    ]
+    until = warmup + duration
+    sampler = ProcessTreeSampler(server_pid) if server_pid else None
+
+    async def arrive(student: Student) -> None:  # a class arrives over the first seconds, not all at once
+        await asyncio.sleep(student.rng.uniform(0, min(5.0, warmup)))
+        await student.run(until)
+
+    sampling = asyncio.create_task(sampler.sample_until(clock, warmup, until)) if sampler else None
+    await asyncio.gather(*(arrive(s) for s in students))
+    if sampling:
+        await sampling
+    measured = [a for s in students for a in s.actions if a.started >= warmup]
+    errors = [asdict(a) for a in measured if a.error]
+    return {
+        "clients": clients,
+        "trainers": trainers,
+        "duration_s": duration,
+        "warmup_s": warmup,
+        "seed": seed,
+        "url": url,
+        "actions": summarise(measured),
+        "errors": errors,
+        "server": sampler.summary() if sampler else None,
+        "records": [asdict(a) for a in measured],
+    }
+
+
+HEADER = f"{'action':20} {'count':>6} {'errors':>6} {'median ms':>10} {'p90 ms':>8} {'max ms':>8} {'kB/run':>7}"
+
+
+def report(result: dict) -> str:
+    trainers = f" ({result['trainers']} of them trainers)" if result["trainers"] else ""
+    lines = [
+        f"class load: {result['clients']} clients{trainers}, {result['duration_s']:g} s measured after a "
+        f"{result['warmup_s']:g} s warm-up, seed {result['seed']}, {result['url']}",
+        HEADER,
+    ]
+    fmt = lambda v: f"{v:.0f}" if v is not None else "–"  # noqa: E731
+    for kind, row in sorted(result["actions"].items(), key=lambda kv: (kv[0] == "all", kv[0])):
+        lines.append(
+            f"{kind:20} {row['count']:6} {row['errors']:6} {fmt(row['median_ms']):>10} "
+            f"{fmt(row['p90_ms']):>8} {fmt(row['max_ms']):>8} {row['kB_median']:7.1f}"
+        )
+    kinds = defaultdict(int)
+    for error in result["errors"]:
+        kinds[error["error"].split(":")[0]] += 1
+    lines.append("errors: " + (", ".join(f"{n} {kind}" for kind, n in kinds.items()) or "none"))
+    lines += [f"  client {e['client']} {e['kind']} on {e['page']}: {e['error'][:160]}" for e in result["errors"][:10]]
+    if result["server"]:
+        s = result["server"]
+        lines.append(
+            f"server: {s['cores_mean']:.2f} cores mean, {s['cores_peak_1s']:.2f} peak (1 s), peak RSS "
+            f"{s['rss_peak_mb']:.0f} MB (at start of measuring {s['rss_start_mb']:.0f} MB), "
+            f"{s['processes_max']} process(es), {s['threads_max']} threads at most"
+        )
+        lines.append(
+            f"load generator (this process, same cores): {s['load_generator_cores']:.2f} cores, its event loop "
+            f"late by {s['load_generator_loop_lag_max_ms']:.0f} ms at most"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=10, help="students, each its own websocket session")
+    parser.add_argument("--trainers", type=int, default=0, help="how many of the students also train on Train")
+    parser.add_argument("--duration", type=float, default=90, help="seconds measured, after the warm-up")
+    parser.add_argument("--warmup", type=float, default=15, help="seconds of load before measuring starts")
+    parser.add_argument("--port", type=int, default=8741, help="port of the server this script starts")
+    parser.add_argument("--url", help="a running server to load instead (its CPU is measured with --server-pid)")
+    parser.add_argument("--server-pid", type=int, help="with --url: the server's pid, to sample its process tree")
+    parser.add_argument("--seed", type=int, default=0, help="seeds every student's sentence and think times")
+    parser.add_argument("--timeout", type=float, default=30, help="seconds after which an action is a timeout")
+    parser.add_argument("--out", type=Path, help="write the results (and every action) as JSON to this file")
+    args = parser.parse_args()
+    server = None
+    if args.url is None:
+        server = start_server(args.port)
+        wait_until_healthy(args.port, server)
+    url, pid = args.url or f"http://127.0.0.1:{args.port}", args.server_pid or (server.pid if server else None)
+    try:
+        result = asyncio.run(
+            run_class(
+                url,
+                clients=args.clients,
+                duration=args.duration,
+                warmup=args.warmup,
+                seed=args.seed,
+                trainers=args.trainers,
+                server_pid=pid,
+                timeout_s=args.timeout,
+            )
+        )
+    finally:
+        if server is not None:
+            stop_server(server)
+    print(report(result))
+    if args.out:
+        args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    sys.exit(1 if result["errors"] else 0)
+
+
+if __name__ == "__main__":
+    main()
