@@ -1,0 +1,59 @@
+"""The class-load benchmark (bench/class_load.py) against a real `streamlit run app.py`, briefly: it must keep
+speaking the protocol Streamlit speaks, so that it cannot rot silently. No browser: its clients draw nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+sys.path.insert(0, str(BENCH))  # the bench scripts import each other by name, as they do when run as scripts
+
+from app_server import port_is_free, start_server, stop_server, wait_until_healthy  # noqa: E402
+from class_load import run_class  # noqa: E402
+from st_client import Tab  # noqa: E402
+
+PORTS = range(8741, 8750)  # the benchmarks' ports
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[tuple[str, int]]:
+    port = next(p for p in PORTS if port_is_free(p))
+    process = start_server(port)
+    try:
+        wait_until_healthy(port, process)
+        yield f"http://127.0.0.1:{port}", process.pid
+    finally:
+        stop_server(process)
+
+
+def test_a_tab_types_and_reruns_a_fragment(server: tuple[str, int]) -> None:
+    async def visit() -> None:
+        tab = Tab(server[0], timeout_s=60)
+        await tab.connect()
+        try:
+            assert (await tab.open("similarity")).ok
+            typed = await tab.set({"similarity_sentence": "the zebra sleeps under the tree"})
+            assert typed.ok and "zebra" in tab.widgets["similarity_S"].proto.spec  # the typed words are drawn
+            assert (await tab.switch("heads")).ok
+            assert tab.widgets["heads_W1"].fragment_id  # read off the server's deltas: the switch is in a fragment
+            flipped = await tab.set({"heads_W1": False})
+            assert flipped.ok and flipped.received_bytes < typed.received_bytes  # only the fragment was sent again
+        finally:
+            await tab.close()
+
+    asyncio.run(visit())
+
+
+def test_two_students_get_every_action_finished(server: tuple[str, int]) -> None:
+    url, pid = server
+    result = asyncio.run(run_class(url, clients=2, duration=3, warmup=0, seed=3, server_pid=pid, timeout_s=30))
+    records = result["records"]
+    assert result["errors"] == []
+    assert {r["client"] for r in records} == {0, 1} and all(r["seconds"] > 0 for r in records)
+    assert result["actions"]["open"]["count"] == 2 and result["actions"]["all"]["count"] >= 4
+    assert result["server"]["rss_peak_mb"] > 100 and result["server"]["cores_mean"] > 0
