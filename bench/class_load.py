@@ -256,6 +256,7 @@ async def run_class(
     if sampling:
         await sampling
     measured = [a for s in students for a in s.actions if a.started >= warmup]
+    arrival = [a for s in students for a in s.actions if a.started < warmup]  # the class arriving, not counted
     errors = [asdict(a) for a in measured if a.error]
     return {
         "clients": clients,
@@ -265,6 +266,7 @@ async def run_class(
         "seed": seed,
         "url": url,
         "actions": summarise(measured),
+        "warmup_actions": summarise(arrival) if arrival else {},
         "errors": errors,
         "server": sampler.summary() if sampler else None,
         "records": [asdict(a) for a in measured],
@@ -286,6 +288,11 @@ def report(result: dict) -> str:
         lines.append(
             f"{kind:20} {row['count']:6} {row['errors']:6} {fmt(row['median_ms']):>10} "
             f"{fmt(row['p90_ms']):>8} {fmt(row['max_ms']):>8} {row['kB_median']:7.1f}"
+        )
+    if opens := result["warmup_actions"].get("open"):
+        lines.append(
+            f"during the warm-up (not above): {opens['count']} first opens, median {fmt(opens['median_ms'])} ms, "
+            f"max {fmt(opens['max_ms'])} ms, {opens['errors']} errors"
         )
     kinds = defaultdict(int)
     for error in result["errors"]:
@@ -311,7 +318,12 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=10, help="students, each its own websocket session")
     parser.add_argument("--trainers", type=int, default=0, help="how many of the students also train on Train")
     parser.add_argument("--duration", type=float, default=90, help="seconds measured, after the warm-up")
-    parser.add_argument("--warmup", type=float, default=15, help="seconds of load before measuring starts")
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=30,
+        help="seconds of load before measuring starts (the class arriving at a fresh server)",
+    )
     parser.add_argument("--port", type=int, default=8741, help="port of the server this script starts")
     parser.add_argument("--url", help="a running server to load instead (its CPU is measured with --server-pid)")
     parser.add_argument("--server-pid", type=int, help="with --url: the server's pid, to sample its process tree")
