@@ -149,11 +149,25 @@ class Student:
         await self.tab.connect()
         await self.act("open", lambda: self.tab.open(self.page))
         while self.clock.now() < until:
-            if self.trainer and self.rng.random() < 0.3:
-                await self.train(until)
-            else:
-                await self.think()
-                await self.student_step()
+            try:
+                if self.trainer and self.rng.random() < 0.3:
+                    await self.train(until)
+                else:
+                    await self.think()
+                    await self.student_step()
+            except (KeyError, StopIteration) as missing:  # a widget the last run did not draw: say so, go on
+                self.actions.append(
+                    Action(
+                        self.index,
+                        "missing widget",
+                        self.page,
+                        self.clock.now(),
+                        0,
+                        0,
+                        f"protocol: {missing!r} was not drawn",
+                    )
+                )
+                await self.act("open", lambda: self.tab.open(self.page))  # reload the page by its URL
         await self.tab.close()
 
     async def student_step(self) -> None:
