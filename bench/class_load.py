@@ -156,17 +156,8 @@ class Student:
                     await self.think()
                     await self.student_step()
             except (KeyError, StopIteration) as missing:  # a widget the last run did not draw: say so, go on
-                self.actions.append(
-                    Action(
-                        self.index,
-                        "missing widget",
-                        self.page,
-                        self.clock.now(),
-                        0,
-                        0,
-                        f"protocol: {missing!r} was not drawn",
-                    )
-                )
+                error = f"protocol: {missing!r} was not drawn"
+                self.actions.append(Action(self.index, "missing widget", self.page, self.clock.now(), 0, 0, error))
                 await self.act("open", lambda: self.tab.open(self.page))  # reload the page by its URL
         await self.tab.close()
 
