@@ -16,14 +16,17 @@ import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
-# (kind, file-path pattern), in the order tried against each frame from the outermost inwards.
+# (kind, pattern on "function (file:line)"), in the order tried against each frame from the outermost inwards.
 KINDS = [
-    ("serialisation: JSON", re.compile(r"plotly/io/_json|^json/|orjson|_json\.py|json/encoder")),
-    ("serialisation: protobuf", re.compile(r"google/protobuf|forward_msg|SerializeToString")),
-    ("torch", re.compile(r"^torch/")),
-    ("plotly figure building", re.compile(r"^plotly/|^_plotly_utils/")),
-    ("pandas / numpy", re.compile(r"^pandas/|^numpy/")),
-    ("tokenizers / safetensors", re.compile(r"^tokenizers/|^safetensors/")),
+    ("serialisation: JSON", re.compile(r"\(plotly/io/_json|\(json/|orjson|json_encoding|json\.dumps")),
+    (
+        "serialisation: protobuf",
+        re.compile(r"google/protobuf|serialize_forward_msg|forward_msg_cache\.py|SerializeToString"),
+    ),
+    ("torch", re.compile(r"\(torch/")),
+    ("plotly figure building", re.compile(r"\((plotly|_plotly_utils)/")),
+    ("pandas / numpy", re.compile(r"\((pandas|numpy)/")),
+    ("tokenizers / safetensors", re.compile(r"\((tokenizers|safetensors)/")),
 ]
 ROOT = Path(__file__).resolve().parents[1]
 PAGE_FILES = "|".join(re.escape(p.name) for p in [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))])
@@ -74,11 +77,11 @@ def kind_of(frames: list[str]) -> str:
             return kind
     if leaf.endswith(GC_FRAME):
         return "garbage collection after each run (runner.postScriptGC)"
-    files = [m["file"] for f in frames if (m := FRAME.match(f))]
-    for file in files:  # outermost first
+    for frame in frames:  # outermost first
         for kind, pattern in KINDS:
-            if pattern.search(file):
+            if pattern.search(frame):
                 return kind
+    files = [m["file"] for f in frames if (m := FRAME.match(f))]
     if any(EVENT_LOOP.search(file) for file in files[-6:]):
         return "event loop / websocket I/O"
     if files and OWN_CODE.search(files[-1]):
