@@ -313,7 +313,8 @@ def report(result: dict) -> str:
         )
         lines.append(
             f"load generator (this process, same cores): {s['load_generator_cores']:.2f} cores, its event loop "
-            f"late by {s['load_generator_loop_lag_max_ms']:.0f} ms at most"
+            f"late by {s['load_generator_loop_lag_max_ms']:.0f} ms at most; the rest of the machine "
+            f"{s['rest_of_machine_cores']:.2f} cores"
         )
     return "\n".join(lines)
 

@@ -41,6 +41,12 @@ def read_tree(pid: int) -> tuple[float, int, int, int]:
     return cpu, rss, processes, threads
 
 
+def machine_busy_s() -> float:
+    """CPU seconds all cores spent busy since boot (/proc/stat: everything but idle and iowait)."""
+    ticks = [int(field) for field in Path("/proc/stat").read_text().split()[1:9]]  # user nice system idle iowait …
+    return (sum(ticks) - ticks[3] - ticks[4]) / TICKS
+
+
 class ProcessTreeSampler:
     def __init__(self, pid: int, every_s: float = 0.2) -> None:
         self.pid, self.every_s = pid, every_s
@@ -52,14 +58,19 @@ class ProcessTreeSampler:
         await asyncio.sleep(max(0.0, start - clock.now()))
         client_cpu = os.times()
         self._client_start = client_cpu.user + client_cpu.system
+        self._machine_start = machine_busy_s()
         while clock.now() < stop:
-            self.samples.append((clock.now(), *read_tree(self.pid)))
+            # In a thread: reading a busy process's /proc files can block (on its memory map's lock) for hundreds
+            # of ms, and would stall every client of this event loop with it.
+            tree = await asyncio.to_thread(read_tree, self.pid)
+            self.samples.append((clock.now(), *tree))
             woke = clock.now()
             await asyncio.sleep(self.every_s)
             self.loop_lag_max_s = max(self.loop_lag_max_s, clock.now() - woke - self.every_s)
         self.samples.append((clock.now(), *read_tree(self.pid)))
         client_cpu = os.times()
         self._client_cpu_s = client_cpu.user + client_cpu.system - self._client_start
+        self._machine_cpu_s = machine_busy_s() - self._machine_start
 
     def summary(self) -> dict[str, float]:
         (t0, cpu0, rss0, *_), (t1, cpu1, *_) = self.samples[0], self.samples[-1]
@@ -75,5 +86,7 @@ class ProcessTreeSampler:
             "processes_max": max(s[3] for s in self.samples),
             "threads_max": max(s[4] for s in self.samples),
             "load_generator_cores": self._client_cpu_s / (t1 - t0),
+            # whatever else ran on the machine meanwhile (a profiler, another job): it competed for the same cores
+            "rest_of_machine_cores": (self._machine_cpu_s - (cpu1 - cpu0) - self._client_cpu_s) / (t1 - t0),
             "load_generator_loop_lag_max_ms": 1000 * self.loop_lag_max_s,
         }
