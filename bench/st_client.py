@@ -190,8 +190,11 @@ class Tab:
         if run is not None:
             run.messages += 1
             run.received_bytes += size
-        if kind == "new_session" and self._full_run:  # the frontend drops its run_every timers on a full run
-            self.auto_rerun = None
+        if kind == "new_session":  # a run starts: a full one unless its metadata names fragments
+            # A fragment's st.rerun() turns a fragment run into a full one, so the message, not the request, says.
+            self._full_run = not message.metadata.run.fragment_ids
+            if self._full_run:  # the frontend drops its run_every timers on every full run
+                self.auto_rerun = None
         elif kind == "navigation":
             self.pages = {page.url_pathname: page.page_script_hash for page in message.navigation.app_pages}
             self.page_hash = message.navigation.page_script_hash
