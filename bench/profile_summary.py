@@ -1,7 +1,7 @@
 """Where a server's time goes, from a py-spy profile: per thread role, per kind of work, as shares of all samples.
 
     py-spy record --pid <server pid> --format raw --threads --nonblocking --duration 30 -o profile.raw
-    python bench/profile_summary.py profile.raw [--top 15]
+    python bench/profile_summary.py profile.raw [--top 15]        (or profile.raw.gz)
 
 py-spy samples every thread 100 times a second and drops idle ones, so a share is a share of the CPU the server's
 Python threads used (a thread holding the GIL in C code, as torch does, is sampled as running). Each stack is put
@@ -12,6 +12,7 @@ and plotly's own JSON writer as serialisation); stacks in no library are the app
 from __future__ import annotations
 
 import argparse
+import gzip
 import re
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -94,7 +95,9 @@ def kind_of(frames: list[str]) -> str:
 def read_raw(path: Path) -> list[tuple[str, list[str], int]]:
     """(thread, frames outermost first, samples) per line of py-spy's raw (collapsed) format with --threads."""
     stacks = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    data = path.read_bytes()
+    text = (gzip.decompress(data) if path.suffix == ".gz" else data).decode("utf-8")
+    for line in text.splitlines():
         stack, _, count = line.rpartition(" ")
         thread, *frames = stack.split(";")
         stacks.append((thread, frames, int(count)))
