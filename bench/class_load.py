@@ -19,11 +19,11 @@ import json
 import random
 import sys
 import time
-from collections import defaultdict
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from app_server import start_server, stop_server, wait_until_healthy
+from class_report import report, summarise
 from proc_sampler import ProcessTreeSampler
 from st_client import DisconnectedError, Tab
 
@@ -207,31 +207,6 @@ class Clock:
         return time.perf_counter() - self.zero
 
 
-def percentile(values: list[float], share: float) -> float:
-    """Nearest rank: the smallest value with at least `share` of the values at or below it."""
-    ordered = sorted(values)
-    return ordered[max(0, min(len(ordered) - 1, int(-(-share * len(ordered) // 1)) - 1))]
-
-
-def summarise(actions: list[Action]) -> dict[str, dict[str, float]]:
-    by_kind: dict[str, list[Action]] = defaultdict(list)
-    for action in actions:
-        by_kind[action.kind].append(action)
-    by_kind["all"] = list(actions)
-    table = {}
-    for kind, group in by_kind.items():
-        ms = [1000 * a.seconds for a in group if not a.error]
-        table[kind] = {
-            "count": len(group),
-            "errors": sum(bool(a.error) for a in group),
-            "median_ms": percentile(ms, 0.5) if ms else None,
-            "p90_ms": percentile(ms, 0.9) if ms else None,
-            "max_ms": max(ms) if ms else None,
-            "kB_median": percentile([a.received_bytes / 1e3 for a in group], 0.5),
-        }
-    return table
-
-
 async def run_class(
     url: str,
     *,
@@ -276,47 +251,6 @@ async def run_class(
         "server": sampler.summary() if sampler else None,
         "records": [asdict(a) for a in measured],
     }
-
-
-HEADER = f"{'action':20} {'count':>6} {'errors':>6} {'median ms':>10} {'p90 ms':>8} {'max ms':>8} {'kB/run':>7}"
-
-
-def report(result: dict) -> str:
-    trainers = f" ({result['trainers']} of them trainers)" if result["trainers"] else ""
-    lines = [
-        f"class load: {result['clients']} clients{trainers}, {result['duration_s']:g} s measured after a "
-        f"{result['warmup_s']:g} s warm-up, seed {result['seed']}, {result['url']}",
-        HEADER,
-    ]
-    fmt = lambda v: f"{v:.0f}" if v is not None else "–"  # noqa: E731
-    for kind, row in sorted(result["actions"].items(), key=lambda kv: (kv[0] == "all", kv[0])):
-        lines.append(
-            f"{kind:20} {row['count']:6} {row['errors']:6} {fmt(row['median_ms']):>10} "
-            f"{fmt(row['p90_ms']):>8} {fmt(row['max_ms']):>8} {row['kB_median']:7.1f}"
-        )
-    if opens := result["warmup_actions"].get("open"):
-        lines.append(
-            f"during the warm-up (not above): {opens['count']} first opens, median {fmt(opens['median_ms'])} ms, "
-            f"max {fmt(opens['max_ms'])} ms, {opens['errors']} errors"
-        )
-    kinds = defaultdict(int)
-    for error in result["errors"]:
-        kinds[error["error"].split(":")[0]] += 1
-    lines.append("errors: " + (", ".join(f"{n} {kind}" for kind, n in kinds.items()) or "none"))
-    lines += [f"  client {e['client']} {e['kind']} on {e['page']}: {e['error'][:160]}" for e in result["errors"][:10]]
-    if result["server"]:
-        s = result["server"]
-        lines.append(
-            f"server: {s['cores_mean']:.2f} cores mean, {s['cores_peak_1s']:.2f} peak (1 s), peak RSS "
-            f"{s['rss_peak_mb']:.0f} MB (at start of measuring {s['rss_start_mb']:.0f} MB), "
-            f"{s['processes_max']} process(es), {s['threads_max']} threads at most"
-        )
-        lines.append(
-            f"load generator (this process, same cores): {s['load_generator_cores']:.2f} cores, its event loop "
-            f"late by {s['load_generator_loop_lag_max_ms']:.0f} ms at most; the rest of the machine "
-            f"{s['rest_of_machine_cores']:.2f} cores"
-        )
-    return "\n".join(lines)
 
 
 def main() -> None:
