@@ -2,6 +2,7 @@
 
 import streamlit as st
 import torch
+from streamlit.delta_generator import DeltaGenerator
 
 from attention_core.figures import dimension_labels, heatmap, heatmap_grid, product_shape, weights_kind, word_labels
 from attention_core.trainable import TrainableSettings, head_columns_text, input_symbol, scores_text, trainable_heads
@@ -26,33 +27,23 @@ def _draw_new_weights() -> None:
     st.session_state["trainable_weight_seed"] = int(st.session_state.get("trainable_weight_seed", 0)) + 1
 
 
+def _switch(where: DeltaGenerator, label: str, key: str, help: str) -> bool:
+    """An on-by-default switch bound to the URL, as every switch of this page is."""
+    return where.toggle(label, value=True, key=key, bind="query-params", help=help)
+
+
 # Three controls a row: at 1400 px in presentation mode, four to a row cut their labels.
 w1_col, w2_col, w3_col = st.columns(3)
-use_W1 = w1_col.toggle("W1 (query)", value=True, key="trainable_W1", bind="query-params", help="off = identity: V1 = V")
-use_W2 = w2_col.toggle("W2 (key)", value=True, key="trainable_W2", bind="query-params", help="off = identity: V2 = V")
-use_W3 = w3_col.toggle("W3 (value)", value=True, key="trainable_W3", bind="query-params", help="off = identity: V3 = V")
+use_W1 = _switch(w1_col, "W1 (query)", "trainable_W1", "off = identity: V1 = V")
+use_W2 = _switch(w2_col, "W2 (key)", "trainable_W2", "off = identity: V2 = V")
+use_W3 = _switch(w3_col, "W3 (value)", "trainable_W3", "off = identity: V3 = V")
 norm_col, scale_col, softmax_col = st.columns(3)
-normalise = norm_col.toggle(
-    "Normalise V",
-    value=True,
-    key="trainable_normalise",
-    bind="query-params",
-    help="As a layer reads it: each word's vector gets mean 0 and length √d.",
-)
-scale = scale_col.toggle(
-    "Scale by 1/√d",
-    value=True,
-    key="trainable_scale",
-    bind="query-params",
-    help="Each head divides by the root of its own width: √(d / heads).",
-)
-softmax = softmax_col.toggle(
-    "Softmax",
-    value=True,
-    key="trainable_softmax",
-    bind="query-params",
-    help="Softmax each row: its weights become shares that sum to 1.",
-)
+normalise = _switch(norm_col, "Normalise V", "trainable_normalise",
+                    "As a layer reads it: each word's vector gets mean 0 and length √d.")  # fmt: skip
+scale = _switch(scale_col, "Scale by 1/√d", "trainable_scale",
+                "Each head divides by the root of its own width: √(d / heads).")  # fmt: skip
+softmax = _switch(softmax_col, "Softmax", "trainable_softmax",
+                  "Softmax each row: its weights become shares that sum to 1.")  # fmt: skip
 temperature_col, heads_col, seed_col = st.columns(3)
 temperature = temperature_col.slider(
     "Temperature",
