@@ -14,6 +14,8 @@ import numpy as np
 import pandas as pd
 import plotly.colors
 import plotly.graph_objects as go
+import plotly.io
+from _plotly_utils.utils import to_typed_array_spec  # Plotly's own numpy → typed-array step
 import torch
 
 ARABIC_FONTS = "Noto Naskh Arabic, Noto Sans Arabic, Amiri, DejaVu Sans, Arial, sans-serif"
@@ -154,8 +156,68 @@ def heatmap(
 def _figure(traces: list[dict[str, object]], layout: dict[str, object]) -> go.Figure:
     """The figure, built without Plotly's property validation. Validating a page's four figures took a fifth of
     Multi-head's rerun (10 of 50 ms at 32 words); every figure this module builds is checked against Plotly's
-    validator in tests/test_figures.py instead (the `_validate` switch is Plotly's own, per figure, since 4.7)."""
-    return go.Figure(data=traces, layout=layout, _validate=False)
+    validator in tests/test_embeddings_and_figures.py instead (`_validate` is Plotly's own per-figure switch)."""
+    traces, layout = [_lean_lists(trace) for trace in traces], _lean_lists(layout | {"template": _heatmap_template()})
+    return _LeanFigure(data=traces, layout=layout, _validate=False)
+
+
+class _Labels(list):
+    """A list of labels or numbers. Plotly deep-copies a figure's properties when it builds the figure and again in
+    to_dict, item by item: about 900 Python calls per heatmap here, 4 of Multi-head's 14 ms in st.plotly_chart at
+    32 words. The items are immutable, so this list copies itself in one step."""
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Labels:
+        return _Labels(self)
+
+
+def _lean_lists(value: object) -> object:
+    """Every list of plain values in a figure's properties as _Labels (this module's lists are homogeneous: labels,
+    numbers, or lists of dicts / of lists, which are walked)."""
+    if isinstance(value, dict):
+        return {key: _lean_lists(item) for key, item in value.items()}
+    if isinstance(value, list) and value:
+        return _Labels(value) if isinstance(value[0], str | int | float) else [_lean_lists(v) for v in value]
+    return value
+
+
+class _LeanFigure(go.Figure):
+    """A go.Figure whose to_dict (what st.plotly_chart and plotly.io.to_json call) copies its lists of labels in
+    one step each; Plotly's walks every label once more to look for numpy arrays. The dictionary is the same as
+    Plotly's (tests/test_embeddings_and_figures.py compares the JSON): numpy arrays become Plotly's typed arrays,
+    except under the keys Plotly skips, and nothing the figure holds is shared with it."""
+
+    def to_dict(self) -> dict[str, object]:
+        return {"data": [_lean_copy(trace) for trace in self._data], "layout": _lean_copy(self._layout)}
+
+
+_SKIPPED_KEYS = frozenset({"geojson", "layer", "layers", "range"})  # as in _plotly_utils.utils.is_skipped_key
+
+
+def _lean_copy(value: object, key: str = "") -> object:
+    if isinstance(value, dict):
+        return {k: _lean_copy(v, k) for k, v in value.items()}
+    if isinstance(value, _Labels):
+        return list(value)
+    if isinstance(value, np.ndarray):
+        return value.copy() if key in _SKIPPED_KEYS else to_typed_array_spec(value)
+    if isinstance(value, list | tuple):
+        return type(value)(_lean_copy(item) for item in value)
+    return value
+
+
+_TEMPLATES: dict[str, dict[str, object]] = {}
+
+
+def _heatmap_template() -> dict[str, object]:
+    """The default template (Streamlit's, once Streamlit is imported) without its per-trace-type part. That part
+    sets defaults for trace types these figures never draw (candlestick, sankey, table…) and a heatmap colour
+    scale every trace here overrides, yet it was 60 % of every figure's JSON, deep-copied and walked again by
+    st.plotly_chart on each rerun (1.4 ms of a 5 ms grid of heads). Its layout part (theme colour placeholders
+    that Streamlit's frontend swaps for the theme's colours) stays."""
+    name = str(plotly.io.templates.default)
+    if name not in _TEMPLATES:
+        _TEMPLATES[name] = {"layout": plotly.io.templates[name].layout.to_plotly_json()}
+    return _TEMPLATES[name]
 
 
 def enlarged(figure: go.Figure, scale: float, min_text_px: int = 18) -> go.Figure:

@@ -53,7 +53,10 @@ def head_view(
     cols = slice(head * d_h, (head + 1) * d_h)
 
     def project(linear: torch.nn.Linear, use: bool) -> torch.Tensor:
-        return (x @ linear.weight.T + linear.bias)[:, cols] if use else x[:, cols]
+        if not use:
+            return x[:, cols]
+        projected = x @ linear.weight[cols].T  # only this head's output features
+        return projected + linear.bias[cols] if linear.bias is not None else projected
 
     V1 = project(attention.W1, use_W1)
     V2 = project(attention.W2, use_W2)

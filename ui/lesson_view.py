@@ -52,7 +52,10 @@ def show_where_to_look(lesson: Lesson | None, sentence: str) -> None:
 def mark_lesson_cell(figure: go.Figure, key: str) -> go.Figure:
     """The chart `key` with the open lesson's cell outlined, while the page still shows the lesson's settings;
     otherwise (no lesson, another layer picked, word pieces instead of words) the figure as it was."""
-    lesson = next((lesson for lesson in LESSONS if lesson.slug == st.session_state.get(_OPEN)), None)
+    open_slug = st.session_state.get(_OPEN)
+    if open_slug is None:  # no lesson open: nothing to look up (this runs for every chart of every rerun)
+        return figure
+    lesson = next((lesson for lesson in LESSONS if lesson.slug == open_slug), None)
     if lesson is None or lesson.cell is None or key not in lesson.figures:
         return figure
     # A setting not in the session yet is the lesson's: its widget is drawn further down on the page's first run.
