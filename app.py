@@ -1,5 +1,8 @@
 """The attention explainer: `streamlit run app.py`. The pages live in pages/, their list in ui/navigation.py."""
 
+from ui.capacity import admit_or_explain, telling_when_slow
 from ui.navigation import frame_app
 
-frame_app().run()
+admit_or_explain()  # a full server says so, instead of answering every student slowly
+with telling_when_slow():
+    frame_app().run()

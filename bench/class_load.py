@@ -81,6 +81,19 @@ class Action:
     error: str = ""  # "", "exception: …", "timeout", "disconnect", "page not found", "compile error"
 
 
+@dataclass
+class TrainingRun:
+    client: int
+    started: float  # seconds since the benchmark began, when Start was pressed
+    seconds: float  # until the live view ended (or the benchmark did)
+    budget_s: float  # the training time asked for on the form
+    ended: bool  # False: still running when the benchmark stopped
+
+
+FULL = "This class server is full"  # the title of ui/capacity.py's page for a student it cannot take
+TRAIN_MINUTES = 0.25  # what a trainer asks for on the Train page: 15 s
+
+
 def sentence_for(client: int, rng: random.Random) -> str:
     """Odd clients write Arabic, even ones English; the client's number makes every sentence its own."""
     if client % 2:
@@ -102,16 +115,20 @@ class Student:
         self.timeout_s = timeout_s
         self.sentences = [sentence_for(index, rng), sentence_for(index, rng) + (" أيضا" if index % 2 else " too")]
         self.actions: list[Action] = []
+        self.training_runs: list[TrainingRun] = []
         self.typed = 0
         self.page = rng.choice(PAGES)
         self.tab: Tab | None = None
 
-    async def act(self, kind: str, step) -> None:
-        """Time one interaction; a failure is recorded, and a lost connection reconnects and reopens the page."""
-        started, seconds, size, error = self.clock.now(), 0.0, 0, ""
+    async def act(self, kind: str, step) -> bool:
+        """Time one interaction; a failure is recorded, and a lost connection reconnects and reopens the page.
+        False when the server said it is full (ui/capacity.py): that is an answer, recorded as its own kind."""
+        started, seconds, size, error, admitted = self.clock.now(), 0.0, 0, "", True
         try:
             run = await step()
             seconds, size = run.seconds, run.received_bytes
+            if any(FULL in text for text in run.texts):
+                kind, admitted = "told: server full", False
             error = (
                 f"exception: {run.exceptions[0]}"
                 if run.exceptions
@@ -128,6 +145,7 @@ class Student:
             seconds, error = self.clock.now() - started, f"disconnect: {type(problem).__name__}"
             await self._reconnect()
         self.actions.append(Action(self.index, kind, self.page, started, seconds, size, error))
+        return admitted
 
     async def _settle(self) -> None:
         try:
@@ -147,7 +165,14 @@ class Student:
     async def run(self, until: float) -> None:
         self.tab = Tab(self.url, timeout_s=self.timeout_s)
         await self.tab.connect()
-        await self.act("open", lambda: self.tab.open(self.page))
+        while not await self.act("open", lambda: self.tab.open(self.page)):
+            # As the page asks: wait, then reload (a new session; the refused one never held a seat).
+            await self.tab.close()
+            await asyncio.sleep(self.rng.uniform(10, 20))
+            if self.clock.now() >= until:
+                return
+            self.tab = Tab(self.url, timeout_s=self.timeout_s)
+            await self.tab.connect()
         while self.clock.now() < until:
             try:
                 if self.trainer and self.rng.random() < 0.3:
@@ -187,14 +212,21 @@ class Student:
         await self.think()
         await self.act("train: form", lambda: self.tab.set({"train_corpus": paste}))
         tiny = next(o for o in self.tab.widgets["train_preset"].proto.options if o.startswith("tiny"))
-        form = {"train_paste": training_text(self.rng), "train_preset": tiny, "train_minutes": 0.25}
+        form = {"train_paste": training_text(self.rng), "train_preset": tiny, "train_minutes": TRAIN_MINUTES}
         await self.act("train: form", lambda: self.tab.set(form))
+        pressed = self.clock.now()
         await self.act("train: start", lambda: self.tab.set({"train_start": True}))
+        live = self.tab.auto_rerun is not None  # False: the run did not start (e.g. the server's run limit)
         while self.tab.auto_rerun is not None and self.clock.now() < until:
             interval = self.tab.auto_rerun[0]
             before = self.clock.now()
             await self.act("train: live tick", self.tab.tick)
             await asyncio.sleep(max(0.0, interval - (self.clock.now() - before)))
+        # The whole run as its student lives it: from pressing Start to the full rerun that ends the live view
+        # (preparing the text, training for its budget, the last evaluation and saving included).
+        if live:
+            ended, seconds = self.tab.auto_rerun is None, self.clock.now() - pressed
+            self.training_runs.append(TrainingRun(self.index, pressed, seconds, TRAIN_MINUTES * 60, ended))
         self.page = self.rng.choice(PAGES)
         await self.act("switch", lambda: self.tab.switch(self.page))
 
@@ -250,6 +282,8 @@ async def run_class(
         "errors": errors,
         "server": sampler.summary() if sampler else None,
         "records": [asdict(a) for a in measured],
+        # Every run started after the warm-up began counts: a trainer's first run often starts inside it.
+        "training_runs": [asdict(run) for s in students for run in s.training_runs],
     }
 
 

@@ -54,6 +54,14 @@ def report(result: dict) -> str:
             f"during the warm-up (not above): {opens['count']} first opens, median {fmt(opens['median_ms'])} ms, "
             f"max {fmt(opens['max_ms'])} ms, {opens['errors']} errors"
         )
+    if runs := result.get("training_runs"):
+        walls = ", ".join(f"{r['seconds']:.1f} s" + ("" if r["ended"] else " (unfinished)") for r in runs)
+        budget = runs[0]["budget_s"]
+        within = sum(r["ended"] and r["seconds"] <= 1.5 * budget for r in runs)
+        lines.append(
+            f"training runs, Start to the end of the live view: {walls}; budget {budget:g} s, "
+            f"{within} of {len(runs)} within 1.5 × budget ({1.5 * budget:g} s)"
+        )
     kinds = defaultdict(int)
     for error in result["errors"]:
         kinds[error["error"].split(":")[0]] += 1

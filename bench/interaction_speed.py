@@ -226,10 +226,10 @@ def best_of(function: Callable, reps: int) -> tuple[float, object]:
 
 
 def one_pass(figure: object) -> tuple[list, dict]:
-    """The trace and layout of a figure as plain values, without the default template (which go.Figure adds by
-    itself, by name, as it does in the app): what one go.Figure(data=…, layout=…) call needs to rebuild it."""
+    """The trace and layout of a figure as plain values (its template included: the app's figures carry a slimmed
+    copy of the default one): what one go.Figure(data=…, layout=…) call needs to rebuild it."""
     spec = figure.to_plotly_json()
-    return spec["data"], {key: value for key, value in spec["layout"].items() if key != "template"}
+    return spec["data"], spec["layout"]
 
 
 def direct_steps(reps: int) -> list[tuple[str, float, str]]:

@@ -61,6 +61,7 @@ class Run:
     messages: int = 0
     received_bytes: int = 0
     exceptions: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)  # what the run wrote: headings, alerts, toasts, markdown
     not_found: bool = False
     compile_error: bool = False
 
@@ -220,6 +221,8 @@ class Tab:
         if kind == "exception" and self._run is not None:
             self._run.exceptions.append(f"{element.exception.type}: {element.exception.message}")
             return
+        if kind in ("heading", "alert", "toast", "markdown") and self._run is not None:
+            self._run.texts.append(getattr(element, kind).body)
         widget_id = getattr(getattr(element, kind), "id", "")
         if widget_id.startswith("$$ID-"):
             user_key = widget_id.split("-", 2)[2]
