@@ -2,16 +2,18 @@
 
     python deploy/serve.py --processes 2 --port 8080                    # http://127.0.0.1:8080
     python deploy/serve.py --processes 4 --port 8080 --address 0.0.0.0  # open to the classroom's network
-    python deploy/serve.py --processes 2 --port 8080 --upstream 10.0.0.7:8081 --upstream 10.0.0.7:8082
+    # several machines: 10.0.0.7 runs two apps on its private address; the machine students open adds them
+    python deploy/serve.py --processes 2 --port 8080 --app-address 10.0.0.7            # on 10.0.0.7
+    python deploy/serve.py --processes 2 --port 8080 --address 0.0.0.0 --upstream 10.0.0.7:8081 --upstream 10.0.0.7:8082
 
-App process i listens on 127.0.0.1:<app port + i> (--app-port, by default --port + 1), started with this script's
-own Python from the repository's root, each in its own process group. When every one answers /_stcore/health,
-deploy/nginx.conf is filled in (upstream servers, listen address, run directory) and nginx runs from the run
-directory (--run-dir; by default a fresh temporary one, removed at the end), which holds everything nginx and the
-apps write: nginx.conf, nginx.pid, error.log, access.log, nginx's temp folders, app-<port>.log (an app's output)
-and app-<port>.pid. Then the script supervises: an app that exits is started again (said on stderr) while nginx
-sends its students to the others; SIGTERM or Ctrl-C stops nginx and every app. --upstream adds app servers that
-run elsewhere (started and watched there, e.g. by this same script). Standard library only.
+App process i listens on 127.0.0.1:<app port + i> (--app-address; --app-port, by default --port + 1), started with
+this script's own Python from the repository's root, each in its own process group. When every one answers
+/_stcore/health, deploy/nginx.conf is filled in (app servers, listen address, run directory) and nginx runs from
+the run directory (--run-dir; by default a fresh temporary one, removed at the end), which holds everything nginx
+and the apps write: nginx.conf, nginx.pid, error.log, access.log, nginx's temp folders, app-<port>.log (an app's
+output) and app-<port>.pid. Then the script supervises: an app that exits is started again (said on stderr) while
+nginx sends its students to the others; SIGTERM or Ctrl-C stops nginx and every app. --upstream adds app servers
+that run elsewhere (started and watched there). Standard library only.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ class Stop(Exception):  # noqa: N818 (not an error: SIGTERM or SIGINT asked ever
 
 @dataclass
 class App:
+    address: str
     port: int
     process: subprocess.Popen | None = None
     started: float = 0.0  # time.monotonic() at its last start
@@ -73,6 +76,11 @@ def check_port(address: str, port: int, flag: str) -> None:
             if problem.errno == errno.EADDRINUSE:
                 raise ServeError(f"port {port} is in use on {address}; pick another with {flag}") from None
             raise ServeError(f"cannot listen on {address}:{port}: {problem.strerror}") from None
+
+
+def reachable(address: str) -> str:
+    """The address to connect to for one listened on: 0.0.0.0 means every interface, loopback among them."""
+    return "127.0.0.1" if address in ("0.0.0.0", "") else address
 
 
 def answers_health(host: str, port: int, timeout_s: float = 1.0) -> bool:
@@ -106,17 +114,10 @@ def spawn(command: list[str], log: Path, env: dict[str, str] | None = None) -> s
 
 
 def start_app(app: App, run_dir: Path, env: dict[str, str]) -> None:
-    command = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        "app.py",
-        "--server.headless=true",
-        "--server.address=127.0.0.1",
-        f"--server.port={app.port}",
-    ]
-    app.process = spawn(command, run_dir / f"app-{app.port}.log", env)
+    flags = ["--server.headless=true", f"--server.address={app.address}", f"--server.port={app.port}"]
+    app.process = spawn(
+        [sys.executable, "-m", "streamlit", "run", "app.py", *flags], run_dir / f"app-{app.port}.log", env
+    )
     app.started, app.healthy = time.monotonic(), False
     (run_dir / f"app-{app.port}.pid").write_text(f"{app.process.pid}\n")
 
@@ -138,7 +139,7 @@ def wait_until_healthy(apps: list[App], run_dir: Path, timeout_s: float) -> None
                     f"the app on port {app.port} exited while starting (code {app.process.returncode});"
                     f" the end of {log}:\n{tail(log)}"
                 )
-            app.healthy = answers_health("127.0.0.1", app.port)
+            app.healthy = answers_health(reachable(app.address), app.port)
         if time.monotonic() > deadline:
             late = ", ".join(str(app.port) for app in apps if not app.healthy)
             raise ServeError(f"no answer from the app on port(s) {late} after {timeout_s:g} s (--start-timeout)")
@@ -165,7 +166,7 @@ def write_config(run_dir: Path, address: str, port: int, upstreams: list[str]) -
 def start_nginx(nginx: str, run_dir: Path, config: Path, address: str, port: int) -> subprocess.Popen:
     """nginx in the foreground (daemon off), so that this script is its parent and sees it exit."""
     process = spawn([nginx, "-p", str(run_dir), "-c", str(config), "-g", "daemon off;"], run_dir / "nginx.out")
-    host = "127.0.0.1" if address in ("0.0.0.0", "") else address
+    host = reachable(address)
     deadline = time.monotonic() + 15
     while not answers_health(host, port):
         if process.poll() is not None or time.monotonic() > deadline:
@@ -193,7 +194,7 @@ def supervise(apps: list[App], nginx: subprocess.Popen, run_dir: Path, env: dict
                     " (nginx sends its students to the other processes meanwhile)"
                 )
                 app.process, app.restart_at = None, now + pause
-            elif app.process is not None and not app.healthy and answers_health("127.0.0.1", app.port, 0.5):
+            elif app.process is not None and not app.healthy and answers_health(reachable(app.address), app.port, 0.5):
                 app.healthy = True
                 say(f"the app on port {app.port} answers again")
         time.sleep(0.2)
@@ -223,6 +224,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--processes", type=int, default=2, help="app processes to start here (0: only --upstream)")
     parser.add_argument("--port", type=int, default=8080, help="the port students open (nginx listens on it)")
     parser.add_argument("--address", default="127.0.0.1", help="where nginx listens; 0.0.0.0 for a class network")
+    parser.add_argument(
+        "--app-address", default="127.0.0.1", help="where the apps listen: a private address lets another nginx in"
+    )
     parser.add_argument("--app-port", type=int, help="port of the first app process, the others follow (--port + 1)")
     parser.add_argument(
         "--upstream",
@@ -276,18 +280,18 @@ def serve(args: argparse.Namespace, run_dir: Path, fleet: Fleet) -> None:
         raise ServeError("nginx is not installed: apt-get install nginx (Debian/Ubuntu), then run this again")
     check_port(args.address, args.port, "--port")
     for app in fleet.apps:
-        check_port("127.0.0.1", app.port, "--app-port")
+        check_port(app.address, app.port, "--app-port")
     # Streamlit signs its cookies with this secret; its docs ask for one secret shared by all replicas.
     env = {**os.environ}
     env["STREAMLIT_SERVER_COOKIE_SECRET"] = env.get("STREAMLIT_SERVER_COOKIE_SECRET") or secrets.token_hex(32)
     for app in fleet.apps:
         start_app(app, run_dir, env)
     wait_until_healthy(fleet.apps, run_dir, args.start_timeout)
-    upstreams = [f"127.0.0.1:{app.port}" for app in fleet.apps] + args.upstream
+    upstreams = [f"{reachable(app.address)}:{app.port}" for app in fleet.apps] + args.upstream
     config = write_config(run_dir, args.address, args.port, upstreams)
     fleet.nginx = start_nginx(nginx, run_dir, config, args.address, args.port)
     say(
-        f"serving http://{args.address}:{args.port}/ with {len(upstreams)} app process(es) behind nginx"
+        f"serving http://{args.address}:{args.port}/ with {len(upstreams)} app server(s) behind nginx"
         f" ({', '.join(upstreams)}); run directory {run_dir}; Ctrl-C stops"
     )
     supervise(fleet.apps, fleet.nginx, run_dir, env)
@@ -301,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    fleet = Fleet([App(args.app_port + i) for i in range(args.processes)])
+    fleet = Fleet([App(args.app_address, args.app_port + i) for i in range(args.processes)])
     run_dir, ours = make_run_dir(args.run_dir)
     code = 0
     try:
