@@ -8,6 +8,7 @@ a browser keeps them), and one real Chromium.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import signal
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -134,9 +136,9 @@ def test_a_student_who_reconnects_comes_back_to_the_same_process_and_finds_their
     asyncio.run(visit())
 
 
-@pytest.mark.browser
-def test_a_real_browser_through_the_proxy_draws_an_arabic_sentence(proxy: Proxy) -> None:
-    """Chromium through nginx: the page, its assets and Streamlit's websocket."""
+@contextlib.contextmanager
+def chromium() -> Iterator[object]:
+    """Debian's Chromium, as tests/test_browser.py launches it; skips (fails in CI) when it is missing."""
     reason = _missing_browser()
     if reason:
         if os.environ.get("REQUIRE_BROWSER") == "1":
@@ -145,17 +147,42 @@ def test_a_real_browser_through_the_proxy_draws_an_arabic_sentence(proxy: Proxy)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=FLAGS)
+        browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=FLAGS)
         try:
-            page = chromium.new_page(viewport={"width": 1400, "height": 2400})
-            response = page.goto(f"{proxy.url}/similarity?{urlencode({'similarity_sentence': ARABIC})}")
-            assert response.headers["x-served-by"] in proxy.upstreams
-            wait_for_charts(page)
-            assert [text for _, text in tick_labels(page, "x", 1)] == ARABIC.split()[::-1]  # right to left
-            assert page.locator("[data-testid='stException']").count() == 0
-            assert "ae_route" in {cookie["name"] for cookie in page.context.cookies()}  # set by nginx
+            yield browser
         finally:
-            chromium.close()
+            browser.close()
+
+
+@pytest.mark.browser
+def test_a_real_browser_through_the_proxy_draws_an_arabic_sentence(proxy: Proxy) -> None:
+    """Chromium through nginx: the page, its assets and Streamlit's websocket."""
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 1400, "height": 2400})
+        response = page.goto(f"{proxy.url}/similarity?{urlencode({'similarity_sentence': ARABIC})}")
+        assert response.headers["x-served-by"] in proxy.upstreams
+        wait_for_charts(page)
+        assert [text for _, text in tick_labels(page, "x", 1)] == ARABIC.split()[::-1]  # right to left
+        assert page.locator("[data-testid='stException']").count() == 0
+        assert "ae_route" in {cookie["name"] for cookie in page.context.cookies()}  # set by nginx
+
+
+@pytest.mark.browser
+def test_a_downloaded_model_uploads_through_the_proxy(proxy: Proxy, tmp_path: Path) -> None:
+    """A model zip of 12 MB: over nginx's default body cap of 1 MB, under the app's 60 MB (client_max_body_size)."""
+    model = tmp_path / "model.zip"
+    with zipfile.ZipFile(model, "w") as archive:  # the shipped model's files, as "Download my model" packs them
+        for name in ("model.safetensors", "config.json", "vocabulary.json", "tokenizer.json"):
+            archive.write(ROOT / "attention_core" / "shipped" / "arabic" / name, f"my-attention-model/{name}")
+    assert model.stat().st_size > 2**20
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 1400, "height": 2400})
+        page.goto(f"{proxy.url}/train")
+        page.get_by_text("Load a model you downloaded earlier").click()
+        uploader = page.get_by_test_id("stFileUploader").filter(has_text="Download my model")
+        uploader.locator("input[type=file]").set_input_files(str(model))
+        page.get_by_text("Loaded model.zip").wait_for(timeout=60_000)
+        assert page.locator("[data-testid='stException']").count() == 0
 
 
 def test_a_killed_app_process_is_restarted_and_teaches_again(proxy: Proxy) -> None:
