@@ -2,7 +2,7 @@
 
 Skips, saying why, when nginx is missing; with REQUIRE_BROWSER=1 (`.ci/run`, which installs nginx) that is a
 failure. Students are bench/st_client.py tabs (a page load over HTTP, then Streamlit's websocket, cookies kept as
-a browser keeps them), and one real Chromium.
+a browser keeps them), and Debian's Chromium.
 """
 
 from __future__ import annotations
