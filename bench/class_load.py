@@ -155,7 +155,7 @@ class Student:
 
     async def _reconnect(self) -> None:
         await self.tab.close()
-        self.tab = Tab(self.url, timeout_s=self.timeout_s)
+        self.tab = Tab(self.url, timeout_s=self.timeout_s, cookies=self.tab.cookies)
         await self.tab.connect()
         await self.tab.open(self.page)
 

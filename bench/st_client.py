@@ -3,6 +3,7 @@
     tab = Tab("http://127.0.0.1:8741"); await tab.connect(); run = await tab.open("similarity")
     run = await tab.set({"similarity_sentence": "the cat sat"})      # widgets by their user key
     run = await tab.set({"heads_W1": False})                          # in an st.fragment: a fragment rerun
+    again = Tab(tab.url, cookies=tab.cookies, session_id=tab.session_id)  # the same browser, reconnecting
 
 The handshake, as read in streamlit/web/server/starlette/starlette_websocket.py and the frontend bundle:
 ws://host/_stcore/stream with the subprotocols ["streamlit", <XSRF token or "PLACEHOLDER_AUTH_TOKEN">]; the token
@@ -13,6 +14,12 @@ query string, the page's script hash or, on a first visit, its URL path as page_
 page_info_changed (the URL's new query string), deltas (elements; a widget's id ends with its user key), auto_rerun
 (a fragment's run_every), and script_finished. A run interrupted by `st.rerun()` ends FINISHED_EARLY_FOR_RERUN
 and goes on: the interaction ends at the next script_finished that is not that.
+
+Before the websocket, a tab loads the app's page over HTTP as a browser does, keeps the cookies the answer sets
+and sends them with the handshake. Behind deploy/serve.py's nginx that cookie is what keeps a browser on one app
+process; the X-Served-By header nginx adds says which one (`page_served_by`, `served_by`). Straight to one server
+nothing changes: Streamlit sets no cookie there. A reconnect that passes the old tab's cookies and session id
+resumes the same server session, as the frontend does after a lost connection.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import time
 import urllib.parse
+import urllib.request
 from dataclasses import dataclass, field
 
 import websockets
@@ -71,8 +79,14 @@ class Run:
 
 
 class Tab:
-    def __init__(self, url: str, *, timeout_s: float = 30.0) -> None:
+    def __init__(
+        self, url: str, *, timeout_s: float = 30.0, cookies: dict[str, str] | None = None, session_id: str = ""
+    ) -> None:
         self.url, self.timeout_s = url.rstrip("/"), timeout_s
+        self.cookies = dict(cookies or {})  # name → value, as the browser keeps them for this site
+        self.session_id = session_id  # the server's id of this tab's session: given, it is resumed at connect
+        self.page_served_by = ""  # X-Served-By of the page's HTTP answer: the app process behind a proxy, or ""
+        self.served_by = ""  # X-Served-By of the websocket handshake's answer (101)
         self.widgets: dict[str, Widget] = {}  # by user key, as the last run drew them
         self.pages: dict[str, str] = {}  # URL path → page script hash, from the navigation message
         self.page_hash = ""
@@ -87,15 +101,35 @@ class Tab:
         self._full_run = True
 
     async def connect(self) -> None:
+        """The page over HTTP (in a thread: urllib blocks), then the websocket with the cookies it set."""
+        self.page_served_by, cookies = await asyncio.to_thread(self._load_page)
+        self.cookies.update(cookies)
         ws_url = self.url.replace("http", "ws", 1) + "/_stcore/stream"
+        # The third entry, a previous session's id, asks the server to resume that session (a reconnect).
+        tokens = ["streamlit", "PLACEHOLDER_AUTH_TOKEN", *([self.session_id] if self.session_id else [])]
         self._ws = await websockets.connect(
             ws_url,
-            subprotocols=["streamlit", "PLACEHOLDER_AUTH_TOKEN"],
+            subprotocols=tokens,
             origin=self.url,
+            additional_headers={"Cookie": self._cookie_header()} if self.cookies else None,
             max_size=None,
             ping_interval=None,
         )
+        self.served_by = self._ws.response.headers.get("X-Served-By", "")
         self._reader = asyncio.create_task(self._read())
+
+    def _load_page(self) -> tuple[str, dict[str, str]]:
+        """(X-Served-By, the cookies set): only each cookie's name=value, as a browser sends them back."""
+        headers = {"Cookie": self._cookie_header()} if self.cookies else {}
+        request = urllib.request.Request(self.url + "/", headers=headers)
+        with urllib.request.urlopen(request, timeout=self.timeout_s) as response:
+            response.read()
+            set_cookies = response.headers.get_all("Set-Cookie") or []
+            cookies = dict(header.split(";", 1)[0].strip().partition("=")[::2] for header in set_cookies)
+            return response.headers.get("X-Served-By", ""), cookies
+
+    def _cookie_header(self) -> str:
+        return "; ".join(f"{name}={value}" for name, value in self.cookies.items())
 
     async def close(self) -> None:
         if self._ws is not None:
@@ -192,6 +226,7 @@ class Tab:
             run.messages += 1
             run.received_bytes += size
         if kind == "new_session":  # a run starts: a full one unless its metadata names fragments
+            self.session_id = message.new_session.initialize.session_id
             # A fragment's st.rerun() turns a fragment run into a full one, so the message, not the request, says.
             self._full_run = not message.metadata.run.fragment_ids
             if self._full_run:  # the frontend drops its run_every timers on every full run
