@@ -80,3 +80,49 @@ def report(result: dict) -> str:
             f"{s['rest_of_machine_cores']:.2f} cores"
         )
     return "\n".join(lines)
+
+
+TABLE_HEADER = (
+    "| run | clients (trainers) | actions | median | p90 | max | errors | told full | server CPU, cores: mean (busiest s) "
+    "| peak RSS | rest of machine | training runs: Start → end (budget 15 s) |\n"
+    "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|"
+)
+
+
+def table_row(name: str, result: dict) -> str:
+    """One saved run as a row of the docs' table (docs/class-load.md), so the table is the runs', not retyped."""
+    answered = {kind: row for kind, row in result["actions"].items() if kind != "told: server full"}
+    every = [r for r in result["records"] if r["kind"] != "told: server full" and not r["error"]]
+    ms = [1000 * r["seconds"] for r in every]
+    full = result["actions"].get("told: server full", {}).get("count", 0)
+    s = result["server"] or {}
+    runs = result.get("training_runs", [])
+    walls = ", ".join(f"{r['seconds']:.1f} s" for r in runs if r["ended"]) or "–"
+    return (
+        f"| {name} | {result['clients']} ({result['trainers']}) | {answered['all']['count'] - full} "
+        f"| {percentile(ms, 0.5):,.0f} ms | {percentile(ms, 0.9):,.0f} ms | {max(ms):,.0f} ms "
+        f"| {len(result['errors'])} | {full} | {s.get('cores_mean', 0):.2f} ({s.get('cores_peak_1s', 0):.2f}) "
+        f"| {s.get('rss_peak_mb', 0):,.0f} MB | {s.get('rest_of_machine_cores', 0):.2f} | {walls} |"
+    )
+
+
+def main() -> None:
+    """python bench/class_report.py run.json [...]: each run's printed report; --table: the docs' table rows."""
+    import argparse
+    import json
+    from pathlib import Path
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("runs", nargs="+", type=Path, help="JSON files written by class_load.py --out")
+    parser.add_argument("--table", action="store_true", help="one markdown table row per run instead")
+    args = parser.parse_args()
+    results = [(path.stem, json.loads(path.read_text(encoding="utf-8"))) for path in args.runs]
+    if args.table:
+        print(TABLE_HEADER)
+        print("\n".join(table_row(name, result) for name, result in results))
+    else:
+        print("\n\n".join(report(result) for _, result in results))
+
+
+if __name__ == "__main__":
+    main()
