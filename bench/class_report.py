@@ -83,8 +83,8 @@ def report(result: dict) -> str:
 
 
 TABLE_HEADER = (
-    "| run | clients (trainers) | actions | median | p90 | max | errors | told full | server CPU, cores: mean (busiest s) "
-    "| peak RSS | rest of machine | training runs: Start → end (budget 15 s) |\n"
+    "| run | clients (trainers) | actions | median | p90 | max | errors | told full "
+    "| server CPU, cores: mean (busiest s) | peak RSS | rest of machine | training runs: Start → end (budget 15 s) |\n"
     "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|"
 )
 

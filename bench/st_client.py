@@ -100,9 +100,10 @@ class Tab:
         self._seen: set[str] = set()
         self._full_run = True
 
-    async def connect(self) -> None:
-        """The page over HTTP (in a thread: urllib blocks), then the websocket with the cookies it set."""
-        self.page_served_by, cookies = await asyncio.to_thread(self._load_page)
+    async def connect(self, query: str = "") -> None:
+        """The page over HTTP (in a thread: urllib blocks), then the websocket with the cookies it set. `query` is
+        the page URL's query string (e.g. "new_seat=1", which deploy/nginx.conf answers with a new cookie)."""
+        self.page_served_by, cookies = await asyncio.to_thread(self._load_page, query)
         self.cookies.update(cookies)
         ws_url = self.url.replace("http", "ws", 1) + "/_stcore/stream"
         # The third entry, a previous session's id, asks the server to resume that session (a reconnect).
@@ -118,10 +119,10 @@ class Tab:
         self.served_by = self._ws.response.headers.get("X-Served-By", "")
         self._reader = asyncio.create_task(self._read())
 
-    def _load_page(self) -> tuple[str, dict[str, str]]:
+    def _load_page(self, query: str = "") -> tuple[str, dict[str, str]]:
         """(X-Served-By, the cookies set): only each cookie's name=value, as a browser sends them back."""
         headers = {"Cookie": self._cookie_header()} if self.cookies else {}
-        request = urllib.request.Request(self.url + "/", headers=headers)
+        request = urllib.request.Request(self.url + "/" + (f"?{query}" if query else ""), headers=headers)
         with urllib.request.urlopen(request, timeout=self.timeout_s) as response:
             response.read()
             set_cookies = response.headers.get_all("Set-Cookie") or []

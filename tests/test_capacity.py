@@ -72,6 +72,7 @@ def test_a_full_server_tells_the_third_student_and_takes_them_once_a_tab_closes(
             refused = await tabs[2].open("similarity")
             assert refused.ok and any(FULL in text for text in refused.texts)  # told, not an error
             assert "similarity_sentence" not in tabs[2].widgets  # and given no page to wait on
+            assert any("(?new_seat=1)" in text for text in refused.texts)  # a link to another process behind nginx
             typed = await tabs[0].set({"similarity_sentence": "the seats are taken"})
             assert typed.ok and not any(FULL in text for text in typed.texts)  # the admitted keep working
             await tabs[1].close()  # a student leaves

@@ -136,6 +136,33 @@ def test_a_student_who_reconnects_comes_back_to_the_same_process_and_finds_their
     asyncio.run(visit())
 
 
+def test_a_new_seat_link_draws_a_new_process_for_a_student_stuck_on_a_full_one(proxy: Proxy) -> None:
+    """The "server is full" page (ui/capacity.py) links to ?new_seat=1: nginx then ignores the student's cookie,
+    hashes on a new one and sets it, so the student can land on another process; without it they never move."""
+
+    async def visit() -> None:
+        tab = Tab(proxy.url, timeout_s=60)
+        await tab.connect()
+        await tab.close()
+        stuck, cookies = tab.served_by, dict(tab.cookies)
+        for _ in range(3):  # a reload keeps the cookie, and with it the (full) process
+            again = Tab(proxy.url, timeout_s=60, cookies=cookies)
+            await again.connect()
+            await again.close()
+            assert again.served_by == stuck and again.cookies == cookies
+        for _ in range(20):  # each new seat is a new random draw: another process within a few (1 in 2 each)
+            moved = Tab(proxy.url, timeout_s=60, cookies=cookies)
+            await moved.connect(query="new_seat=1")
+            await moved.close()
+            assert moved.cookies["ae_route"] != cookies["ae_route"]  # a new cookie every time
+            assert moved.page_served_by == moved.served_by  # and its websocket follows the page to the new process
+            if moved.served_by != stuck:
+                break
+        assert moved.served_by != stuck
+
+    asyncio.run(visit())
+
+
 @contextlib.contextmanager
 def chromium() -> Iterator[object]:
     """Debian's Chromium, as tests/test_browser.py launches it; skips (fails in CI) when it is missing."""

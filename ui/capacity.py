@@ -24,6 +24,7 @@ MAX_SESSIONS_ENV = "ATTENTION_MAX_SESSIONS"
 # 60 connected students on this 2-core machine kept p90 under 1.5 s; see docs/class-load.md for the measurement.
 DEFAULT_MAX_SESSIONS = 60
 SLOW_PAGE_S = 3.0  # a page that took longer than this says the server is busy
+NEW_SEAT_LINK_TEXT = "Try another seat: this school may run more than one server process"
 
 
 class Admission:
@@ -89,6 +90,8 @@ def admit_or_explain() -> None:
         "Wait a minute and reload this page: a seat frees as soon as someone closes their tab. "
         "Teachers: a second process or machine takes the next class (docs/deploy.md in the app's repository)."
     )
+    # Behind deploy/serve.py's nginx this link draws another process (a new cookie); on a single server it reloads.
+    st.markdown(f"[{NEW_SEAT_LINK_TEXT}](?new_seat=1)")
     st.stop()
 
 
