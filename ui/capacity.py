@@ -21,8 +21,8 @@ from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 MAX_SESSIONS_ENV = "ATTENTION_MAX_SESSIONS"
-# 60 connected students on this 2-core machine kept p90 under 1.5 s; see docs/class-load.md for the measurement.
-DEFAULT_MAX_SESSIONS = 60
+# On this 2-core machine 40 students kept a click's p90 at 0.56 s and 60 made it 3.2 s (docs/class-load.md).
+DEFAULT_MAX_SESSIONS = 40
 SLOW_PAGE_S = 3.0  # a page that took longer than this says the server is busy
 NEW_SEAT_LINK_TEXT = "Try another seat: this school may run more than one server process"
 
