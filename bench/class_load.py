@@ -116,6 +116,7 @@ class Student:
         self.sentences = [sentence_for(index, rng), sentence_for(index, rng) + (" أيضا" if index % 2 else " too")]
         self.actions: list[Action] = []
         self.training_runs: list[TrainingRun] = []
+        self.seated = False  # False until the server admitted this tab's session (ui/capacity.py)
         self.typed = 0
         self.page = rng.choice(PAGES)
         self.tab: Tab | None = None
@@ -140,24 +141,39 @@ class Student:
             )
         except TimeoutError:
             seconds, error = self.timeout_s, "timeout"
-            await self._settle()
+            admitted = await self._settle()
         except (DisconnectedError, OSError) as problem:
             seconds, error = self.clock.now() - started, f"disconnect: {type(problem).__name__}"
-            await self._reconnect()
+            admitted = await self._reconnect()
         self.actions.append(Action(self.index, kind, self.page, started, seconds, size, error))
+        self.seated = admitted
         return admitted
 
-    async def _settle(self) -> None:
+    async def take_a_seat(self, until: float) -> bool:
+        """Open the page; told that the server is full, do as the page asks: wait, then reload (a new session: the
+        refused one never held a seat). False when the benchmark ended first."""
+        while not await self.act("open", lambda: self.tab.open(self.page)):
+            await self.tab.close()
+            await asyncio.sleep(self.rng.uniform(10, 20))
+            if self.clock.now() >= until:
+                return False
+            self.tab = Tab(self.url, timeout_s=self.timeout_s, cookies=self.tab.cookies)
+            await self.tab.connect()
+        return True
+
+    async def _settle(self) -> bool:
         try:
             await self.tab.wait_finished(60)
+            return True
         except (TimeoutError, DisconnectedError):
-            await self._reconnect()
+            return await self._reconnect()
 
-    async def _reconnect(self) -> None:
+    async def _reconnect(self) -> bool:
+        """A new tab on the same page (a new session, as after a lost connection); False if it found no seat."""
         await self.tab.close()
         self.tab = Tab(self.url, timeout_s=self.timeout_s, cookies=self.tab.cookies)
         await self.tab.connect()
-        await self.tab.open(self.page)
+        return not any(FULL in text for text in (await self.tab.open(self.page)).texts)
 
     async def think(self) -> None:
         await asyncio.sleep(self.rng.uniform(2, 5))
@@ -165,15 +181,11 @@ class Student:
     async def run(self, until: float) -> None:
         self.tab = Tab(self.url, timeout_s=self.timeout_s)
         await self.tab.connect()
-        while not await self.act("open", lambda: self.tab.open(self.page)):
-            # As the page asks: wait, then reload (a new session; the refused one never held a seat).
-            await self.tab.close()
-            await asyncio.sleep(self.rng.uniform(10, 20))
-            if self.clock.now() >= until:
-                return
-            self.tab = Tab(self.url, timeout_s=self.timeout_s)
-            await self.tab.connect()
+        if not await self.take_a_seat(until):
+            return
         while self.clock.now() < until:
+            if not self.seated and not await self.take_a_seat(until):  # e.g. a reconnect found the server full
+                break
             try:
                 if self.trainer and self.rng.random() < 0.3:
                     await self.train(until)
