@@ -49,6 +49,45 @@ class Attention:
     output: torch.Tensor  # (n, d_v) weights·V3: each word as a mix of the words it attends to
 
 
+def attention(
+    V1: torch.Tensor,
+    V2: torch.Tensor,
+    V3: torch.Tensor,
+    *,
+    scale: bool = True,
+    softmax: bool = True,
+    temperature: float = 1.0,
+    bias: torch.Tensor | None = None,
+    mask: torch.Tensor | None = None,
+) -> Attention:
+    """The formula, written here once; every attention in the package is this function:
+
+        scores  = V1·V2ᵀ / √d_k (when scaled) / temperature + bias
+        weights = softmax(scores) by row (or the scores themselves, without the softmax)
+        output  = weights·V3
+
+    `bias` (broadcastable to the scores) is a model's learned bias per distance between words. `mask`, True where
+    a word must not be looked at (padding, or the future), sets those scores to −∞ before the softmax, so their
+    weights are exactly 0 (without a softmax, the weights there are 0). Any leading dimensions (batches, heads)
+    broadcast; V1 (…, n, d_k), V2 (…, m, d_k), V3 (…, m, d_v)."""
+    if temperature <= 0:
+        raise ValueError(f"temperature must be positive, got {temperature}")
+    if V1.shape[-1] != V2.shape[-1]:
+        raise ValueError(f"V1 and V2 must have the same width to be compared, got {V1.shape[-1]} and {V2.shape[-1]}")
+    scores = V1 @ V2.transpose(-2, -1)
+    if scale:
+        scores = scores / math.sqrt(V1.shape[-1])
+    scores = scores / temperature
+    if bias is not None:
+        scores = scores + bias
+    if mask is not None:
+        scores = scores.masked_fill(mask, float("-inf"))
+    weights = torch.softmax(scores, dim=-1) if softmax else scores
+    if mask is not None and not softmax:
+        weights = weights.masked_fill(mask, 0.0)
+    return Attention(V1=V1, V2=V2, V3=V3, scores=scores, weights=weights, output=weights @ V3)
+
+
 def attend(
     V: torch.Tensor,
     W1: torch.Tensor | None = None,
@@ -58,21 +97,19 @@ def attend(
     scale: bool = True,
     softmax: bool = True,
     temperature: float = 1.0,
+    mask: torch.Tensor | None = None,
 ) -> Attention:
-    """Attention of the sentence V (n, d) to itself; a W of None is the identity (the raw embedding)."""
-    if temperature <= 0:
-        raise ValueError(f"temperature must be positive, got {temperature}")
+    """Attention of the sentence V (n, d) to itself; a W of None is the identity, so with all three None this is
+    the raw story (V·Vᵀ, then its weights times V)."""
     V1 = V if W1 is None else V @ W1
     V2 = V if W2 is None else V @ W2
     V3 = V if W3 is None else V @ W3
-    if V1.shape[-1] != V2.shape[-1]:
-        raise ValueError(f"V1 and V2 must have the same width to be compared, got {V1.shape[-1]} and {V2.shape[-1]}")
-    scores = V1 @ V2.transpose(-2, -1)
-    if scale:
-        scores = scores / math.sqrt(V1.shape[-1])
-    scores = scores / temperature
-    weights = torch.softmax(scores, dim=-1) if softmax else scores
-    return Attention(V1=V1, V2=V2, V3=V3, scores=scores, weights=weights, output=weights @ V3)
+    return attention(V1, V2, V3, scale=scale, softmax=softmax, temperature=temperature, mask=mask)
+
+
+def causal_mask(n: int) -> torch.Tensor:
+    """(n, n), True above the diagonal: word i may look at words 0…i only, as in a text generator."""
+    return torch.ones(n, n, dtype=torch.bool).triu(1)
 
 
 def attend_heads(
@@ -89,19 +126,19 @@ def attend_heads(
     """Multi-head attention, one record per head: head h (from 0) uses columns h·d_h … (h+1)·d_h − 1 of each W.
 
     With a W of None, head h compares the same slice of the word vectors themselves.
-    Each head is scaled by its own width: 1/√d_h.
+    Each head is scaled by its own width: 1/√d_h. All heads go through `attention` at once (heads first).
     """
     d = V.shape[-1] if W1 is None else W1.shape[-1]
     if n_heads < 1 or d % n_heads:
         raise ValueError(f"{n_heads} heads do not divide the width {d}")
-    d_h = d // n_heads
-    eye = torch.eye(V.shape[-1], dtype=V.dtype)
-    heads = []
-    for h in range(n_heads):
-        cols = slice(h * d_h, (h + 1) * d_h)
-        W1h, W2h, W3h = ((eye if W is None else W)[:, cols] for W in (W1, W2, W3))
-        heads.append(attend(V, W1h, W2h, W3h, scale=scale, softmax=softmax, temperature=temperature))
-    return heads
+
+    def split(W: torch.Tensor | None) -> torch.Tensor:  # (n_heads, n, d_h): V·W's columns, head by head
+        projected = V if W is None else V @ W
+        return projected.reshape(V.shape[0], n_heads, -1).transpose(0, 1)
+
+    every = attention(split(W1), split(W2), split(W3), scale=scale, softmax=softmax, temperature=temperature)
+    fields = (every.V1, every.V2, every.V3, every.scores, every.weights, every.output)
+    return [Attention(*(tensor[h] for tensor in fields)) for h in range(n_heads)]
 
 
 def random_projections(d: int, seed: int, d_out: int | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:

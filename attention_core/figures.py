@@ -15,8 +15,8 @@ import pandas as pd
 import plotly.colors
 import plotly.graph_objects as go
 import plotly.io
-from _plotly_utils.utils import to_typed_array_spec  # Plotly's own numpy → typed-array step
 import torch
+from _plotly_utils.utils import to_typed_array_spec  # Plotly's own numpy → typed-array step
 
 ARABIC_FONTS = "Noto Naskh Arabic, Noto Sans Arabic, Amiri, DejaVu Sans, Arial, sans-serif"
 UNKNOWN_MARK = " (?)"  # appended to the label of a word the embedding does not know

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import torch
 
+from attention_core.attention import attention
 from attention_core.attention_model import AttentionModel
 from attention_core.text import Token
 
@@ -48,8 +49,8 @@ def head_view(
     else:
         all_tokens = tuple(model.encode(tokens)[0])
     x = inputs[layer]
-    attention = model.attention_block(layer)
-    d_h = attention.d_head
+    block = model.attention_block(layer)
+    d_h = block.d_head
     cols = slice(head * d_h, (head + 1) * d_h)
 
     def project(linear: torch.nn.Linear, use: bool) -> torch.Tensor:
@@ -58,19 +59,19 @@ def head_view(
         projected = x @ linear.weight[cols].T  # only this head's output features
         return projected + linear.bias[cols] if linear.bias is not None else projected
 
-    V1 = project(attention.W1, use_W1)
-    V2 = project(attention.W2, use_W2)
-    V3 = project(attention.W3, use_W3)
+    V1 = project(block.W1, use_W1)
+    V2 = project(block.W2, use_W2)
+    V3 = project(block.W3, use_W3)
     n = x.shape[0]
     biases = model.position_bias(layer, n)
     bias = biases[head] if biases is not None else torch.zeros(n, n)
-    scores = V1 @ V2.T / math.sqrt(d_h) + bias
-    return HeadView(all_tokens, x, V1, V2, V3, bias, scores, torch.softmax(scores, dim=-1))
+    drawn = attention(V1, V2, V3, bias=bias)
+    return HeadView(all_tokens, x, V1, V2, V3, bias, drawn.scores, drawn.weights)
 
 
 def compare_with_raw(view: HeadView) -> tuple[torch.Tensor, torch.Tensor]:
     """(raw, head − raw): raw = softmax(x·xᵀ/√d) of the same layer input, the seed's untrained attention."""
-    raw = torch.softmax(view.x @ view.x.T / math.sqrt(view.x.shape[1]), dim=-1)
+    raw = attention(view.x, view.x, view.x).weights  # no W: the raw story on what this layer reads
     return raw, view.weights - raw
 
 

@@ -7,11 +7,11 @@ fused `F.scaled_dot_product_attention` path is used when nobody needs to look at
 
 from __future__ import annotations
 
-import math
-
 import torch
 import torch.nn.functional as F
 from torch import nn
+
+from attention_core.attention import attention
 
 
 class MultiHeadAttention(nn.Module):
@@ -48,20 +48,18 @@ class MultiHeadAttention(nn.Module):
         """
         B, T, C = x.shape
         q, k, v = self._split(self.W1(x)), self._split(self.W2(x)), self._split(self.W3(x))  # (B, nh, T, hs)
-        mask = None
-        if key_padding_mask is not None:
-            mask = torch.zeros(B, 1, 1, T, dtype=x.dtype, device=x.device)
-            mask = mask.masked_fill(key_padding_mask[:, None, None, :], float("-inf"))  # (B, 1, 1, T)
-        if attn_bias is not None:
-            mask = attn_bias if mask is None else mask + attn_bias
+        padding = key_padding_mask[:, None, None, :] if key_padding_mask is not None else None  # (B, 1, 1, T)
         dropout = self.dropout if self.training else 0.0
         if need_weights:
-            scores = (q @ k.transpose(-2, -1)) / math.sqrt(self.d_head)  # (B, nh, T, T)
-            if mask is not None:
-                scores = scores + mask
-            weights = torch.softmax(scores, dim=-1)
-            y = F.dropout(weights, dropout, self.training) @ v  # (B, nh, T, hs)
+            drawn = attention(q, k, v, bias=attn_bias, mask=padding)  # the package's one formula
+            weights = drawn.weights  # (B, nh, T, T)
+            y = F.dropout(weights, dropout, self.training) @ v if dropout else drawn.output  # (B, nh, T, hs)
         else:
+            # The same formula in torch's fused kernel (training: nobody looks at the weights); its mask is additive.
+            mask = None if attn_bias is None else attn_bias
+            if padding is not None:
+                blocked = torch.zeros(B, 1, 1, T, dtype=x.dtype, device=x.device).masked_fill(padding, float("-inf"))
+                mask = blocked if mask is None else mask + blocked
             weights = None
             y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout)
         y = y.transpose(1, 2).reshape(B, T, C)  # (B, T, d_model): heads side by side again

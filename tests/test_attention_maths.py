@@ -119,3 +119,32 @@ def test_multihead_matches_torch_multiheadattention(n_heads: int) -> None:
     fused, none = ours(x, padding, need_weights=False)
     assert none is None
     assert max_diff(fused, out) < 1e-5
+
+
+def test_the_one_formula_with_a_bias_and_a_mask_matches_torchs_fused_attention() -> None:
+    """`attention` is every attention in the package (attend, the heads, MultiHeadAttention, head_view); its bias
+    and mask against torch's scaled_dot_product_attention: an additive float mask, and is_causal."""
+    from attention_core.attention import attention, causal_mask
+
+    q, k, v = torch.randn(2, 3, 6, 8), torch.randn(2, 3, 6, 8), torch.randn(2, 3, 6, 5)
+    bias = torch.randn(3, 6, 6)
+    biased = attention(q, k, v, bias=bias)
+    assert max_diff(biased.output, F.scaled_dot_product_attention(q, k, v, attn_mask=bias)) < 1e-5
+    causal = attention(q, k, v, mask=causal_mask(6))
+    assert max_diff(causal.output, F.scaled_dot_product_attention(q, k, v, is_causal=True)) < 1e-5
+    above = causal_mask(6).expand_as(causal.weights)
+    assert torch.all(causal.weights[above] == 0)  # a word gives the future exactly nothing
+    assert torch.allclose(causal.weights.sum(-1), torch.ones(2, 3, 6))  # and its row still sums to 1
+    assert causal.weights[..., 0, 0].eq(1).all()  # the first word can only look at itself
+
+
+def test_with_every_w_off_and_no_softmax_attend_is_the_raw_similarity_story() -> None:
+    """By construction, not by coincidence: attend with no W, no scaling and no softmax is V·Vᵀ, and its output
+    (V·Vᵀ)·V; and a masked raw story leaves the hidden cells at 0."""
+    from attention_core.attention import causal_mask
+
+    V = torch.randn(5, 4)
+    raw = attend(V, scale=False, softmax=False)
+    assert torch.equal(raw.weights, similarity(V)) and torch.allclose(raw.output, V @ V.T @ V)
+    hidden = attend(V, scale=False, softmax=False, mask=causal_mask(5))
+    assert torch.equal(hidden.weights, torch.tril(similarity(V)))
