@@ -1,9 +1,19 @@
 """attention_core: the maths, models and figures behind the attention explainer (never imports streamlit)."""
 
-from attention_core.attention import Attention, attend, attend_heads, normalise, random_projections, similarity
+from attention_core.attention import (
+    Attention,
+    attend,
+    attend_heads,
+    attention,
+    causal_mask,
+    normalise,
+    random_projections,
+    similarity,
+)
+from attention_core.attention_model import Analysis, AttentionModel, MaskedWordModel
 from attention_core.embeddings import Sentence, TableEmbedding, embed_sentence
 from attention_core.encoder import PRESETS, EncoderConfig, MaskedLanguageModel, preset
-from attention_core.inference import Analysis, TrainedModel, load_model
+from attention_core.inference import TrainedModel, load_model
 from attention_core.multihead import MultiHeadAttention
 from attention_core.positional import positional_encoding
 from attention_core.pretrained import PretrainedModel, load_minilm
@@ -13,8 +23,10 @@ __all__ = [
     "PRESETS",
     "Analysis",
     "Attention",
+    "AttentionModel",
     "EncoderConfig",
     "MaskedLanguageModel",
+    "MaskedWordModel",
     "MultiHeadAttention",
     "PretrainedModel",
     "Sentence",
@@ -23,6 +35,8 @@ __all__ = [
     "TrainedModel",
     "attend",
     "attend_heads",
+    "attention",
+    "causal_mask",
     "embed_sentence",
     "is_right_to_left",
     "load_minilm",

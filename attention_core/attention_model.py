@@ -1,42 +1,82 @@
-"""What the app reads from any model, ours or pretrained: its shape, each layer's attention module, and what each
-layer's attention reads. TrainedModel (ours: one token per word, its vector built from its pieces) and
-PretrainedModel (MiniLM, one token per word piece) both build on it, so heads.head_view and the pages take either."""
+"""What the app reads from any model, ours or pretrained. AttentionModel: its shape, how it reads a sentence
+(encode, words_read, known_share, sentence), each layer's attention module and what it reads, and `analyze`,
+which returns an Analysis. MaskedWordModel adds guessing a hidden word. TrainedModel (ours: one token per word,
+its vector built from its pieces; a MaskedWordModel) and PretrainedModel (MiniLM, one token per word piece) build
+on them, so heads.head_view and the pages take either."""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 import torch
 from torch import nn
 
+from attention_core.embeddings import Sentence
 from attention_core.multihead import MultiHeadAttention
-from attention_core.text import Token
+from attention_core.text import Token, tokenize
+from attention_core.word_pieces import WordPieces
 
-if TYPE_CHECKING:
-    from attention_core.inference import Analysis
+
+@dataclass(frozen=True)
+class Analysis:
+    """A sentence inside a model. Row/column 0 is [CLS], which every sentence starts with in training."""
+
+    tokens: tuple[Token, ...]  # the model's tokens: [CLS], then the words (or word pieces), then [SEP] if it uses one
+    known: tuple[bool, ...]  # False for tokens the model cannot read (they enter as [UNK])
+    V: torch.Tensor  # (n, d) what the first layer reads: word embedding + positions
+    weights: torch.Tensor  # (n_layers, n_heads, n, n) softmax attention weights of every head
+    pieces: WordPieces  # which tokens make which typed word
+    inputs: tuple[torch.Tensor, ...]  # per layer (n, d): what its attention reads (heads.head_view starts there)
+
+    @property
+    def labels(self) -> list[str]:
+        return [t.surface for t in self.tokens]
+
+    def attention_from(self, position: int) -> tuple[list[str], torch.Tensor]:
+        """How the token at `position` spreads its attention: one row per (layer, head), shape (L·H, n)."""
+        n_layers, n_heads = self.weights.shape[:2]
+        rows = [f"layer {layer + 1} · head {head + 1}" for layer in range(n_layers) for head in range(n_heads)]
+        return rows, self.weights[:, :, position, :].reshape(n_layers * n_heads, -1)
 
 
 class AttentionModel(ABC):
     """A model whose `model` has a `config` (n_layers, n_heads, d_model) and `layers`, each with an `attention`."""
 
     model: nn.Module
+    name: str
     reads_word_pieces: bool  # a typed word may be several tokens
     builds_words_from_pieces: bool = False  # one token per typed word, its vector the mean of its pieces' vectors
     has_position_bias: bool  # heads add a learned bias per distance to their scores
-    can_fill_mask: bool  # the model has a masked-word head
+    can_fill_mask: bool  # the model has a masked-word head (a MaskedWordModel)
 
     @property
     def n_layers(self) -> int:
-        return self.model.config.n_layers
+        return int(self.model.config.n_layers)
 
     @property
     def n_heads(self) -> int:
-        return self.model.config.n_heads
+        return int(self.model.config.n_heads)
 
     @property
     def d_model(self) -> int:
-        return self.model.config.d_model
+        return int(self.model.config.d_model)
+
+    @abstractmethod
+    def encode(self, tokens: list[Token]) -> tuple[list[Token], torch.Tensor, tuple[bool, ...]]:
+        """(the model's own tokens for these typed ones, their ids as the model reads them, which are known)."""
+
+    @abstractmethod
+    def words_read(self, tokens: list[Token]) -> int:
+        """How many of the typed words and marks the model reads (the rest are past its longest input)."""
+
+    @abstractmethod
+    def known_share(self, tokens: list[Token]) -> float:
+        """Share of the typed words the model has a learned vector for."""
+
+    @abstractmethod
+    def sentence(self, tokens: list[Token], use_position: bool = True, whole_words: bool = True) -> Sentence:
+        """The typed words as V = E + P from the model's own tables (its first layer's input, without [CLS])."""
 
     @abstractmethod
     def analyze(self, tokens: list[Token]) -> Analysis:
@@ -48,8 +88,34 @@ class AttentionModel(ABC):
         return analysis.tokens, list(analysis.inputs)
 
     def attention_block(self, layer: int) -> MultiHeadAttention:
-        return self.model.layers[layer].attention
+        block = self.model.layers[layer].attention
+        assert isinstance(block, MultiHeadAttention)
+        return block
 
     def position_bias(self, layer: int, n: int) -> torch.Tensor | None:
         """(n_heads, n, n) the layer's learned bias per distance added to the scores, or None (the default)."""
         return None
+
+
+class MaskedWordModel(AttentionModel):
+    """A model that guesses a hidden word ([MASK]) from the words around it: what Fill the blank needs."""
+
+    can_fill_mask = True
+
+    @property
+    @abstractmethod
+    def max_words(self) -> int:
+        """The longest sentence the model reads."""
+
+    @property
+    @abstractmethod
+    def guessable_words(self) -> int:
+        """How many whole words the model chooses its guesses from."""
+
+    @abstractmethod
+    def predict(self, tokens: list[Token], k: int = 5) -> list[tuple[str, float]]:
+        """The k likeliest words for the first [MASK] token, with their probabilities, best first."""
+
+    def fill_mask(self, text: str, k: int = 5) -> list[tuple[str, float]]:
+        """predict for a text as typed."""
+        return self.predict(tokenize(text), k)

@@ -9,12 +9,11 @@ analysis = model.analyze("الحمد لله رب العالمين")
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 
-from attention_core.attention_model import AttentionModel
+from attention_core.attention_model import Analysis, MaskedWordModel
 from attention_core.checkpoint import load_checkpoint
 from attention_core.embeddings import Sentence
 from attention_core.encoder import MaskedLanguageModel
@@ -26,29 +25,7 @@ SHIPPED = Path(__file__).parent / "shipped" / "arabic"
 CLS_TOKEN = Token(CLS, CLS, is_word=False)
 
 
-@dataclass(frozen=True)
-class Analysis:
-    """A sentence inside a model. Row/column 0 is [CLS], which every sentence starts with in training."""
-
-    tokens: tuple[Token, ...]  # the model's tokens: [CLS], then the words (or word pieces), then [SEP] if it uses one
-    known: tuple[bool, ...]  # False for tokens the model cannot read (they enter as [UNK])
-    V: torch.Tensor  # (n, d) what the first layer reads: word embedding + positions
-    weights: torch.Tensor  # (n_layers, n_heads, n, n) softmax attention weights of every head
-    pieces: WordPieces  # which tokens make which typed word
-    inputs: tuple[torch.Tensor, ...]  # per layer (n, d): what its attention reads (heads.head_view starts there)
-
-    @property
-    def labels(self) -> list[str]:
-        return [t.surface for t in self.tokens]
-
-    def attention_from(self, position: int) -> tuple[list[str], torch.Tensor]:
-        """How the token at `position` spreads its attention: one row per (layer, head), shape (L·H, n)."""
-        n_layers, n_heads = self.weights.shape[:2]
-        rows = [f"layer {layer + 1} · head {head + 1}" for layer in range(n_layers) for head in range(n_heads)]
-        return rows, self.weights[:, :, position, :].reshape(n_layers * n_heads, -1)
-
-
-class TrainedModel(AttentionModel):
+class TrainedModel(MaskedWordModel):
     """A masked-language model trained here (the shipped Arabic one, or a user's): one token per typed word, each
     word's vector built from its word pieces, so every typed word has a learned vector."""
 
@@ -107,9 +84,9 @@ class TrainedModel(AttentionModel):
         """How the model reads one typed word: its pieces (continuations start with ##)."""
         return self.vocabulary.pieces.strings(token.norm)
 
-    def fill_mask(self, text: str, k: int = 5) -> list[tuple[str, float]]:
-        """The k likeliest words for the first [MASK] in text, with their probabilities, best first."""
-        return self.predict(tokenize(text), k)
+    @property
+    def guessable_words(self) -> int:
+        return len(self.vocabulary) - self.vocabulary.n_special
 
     @torch.no_grad()
     def predict(self, tokens: list[Token], k: int = 5) -> list[tuple[str, float]]:

@@ -22,10 +22,9 @@ import torch
 from safetensors.torch import load_file
 from tokenizers import Tokenizer
 
-from attention_core.attention_model import AttentionModel
+from attention_core.attention_model import Analysis, AttentionModel
 from attention_core.bert import BertConfig, BertEncoder, load_hf_weights
 from attention_core.embeddings import Sentence
-from attention_core.inference import Analysis
 from attention_core.text import Token
 from attention_core.word_pieces import WordPieces
 

@@ -65,7 +65,7 @@ with left:
     st.dataframe(guesses, hide_index=True, column_config={
         "probability": st.column_config.ProgressColumn("probability", min_value=0.0, max_value=1.0, format="%.3f")
     })  # fmt: skip
-    n_words = len(model.vocabulary) - model.vocabulary.n_special
+    n_words = model.guessable_words
     st.caption(
         f"Probabilities of the model's softmax over its {n_words:,} words (each shown as it was most often "
         "written in training); a [MASK] stands for one whole word, and only the first blank is guessed."

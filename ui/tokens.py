@@ -8,9 +8,8 @@ from dataclasses import dataclass
 import streamlit as st
 import torch
 
-from attention_core.attention_model import AttentionModel
+from attention_core.attention_model import Analysis, AttentionModel
 from attention_core.figures import word_labels
-from attention_core.inference import Analysis
 from attention_core.word_pieces import shown_attention
 
 
