@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import Protocol
 
 import torch
 from torch import nn
@@ -40,6 +41,19 @@ class Analysis:
         return rows, self.weights[:, :, position, :].reshape(n_layers * n_heads, -1)
 
 
+class ModelShape(Protocol):
+    """What every network's config says (read-only: the configs are frozen dataclasses)."""
+
+    @property
+    def n_layers(self) -> int: ...
+    @property
+    def n_heads(self) -> int: ...
+    @property
+    def d_model(self) -> int: ...
+    @property
+    def max_len(self) -> int: ...
+
+
 class AttentionModel(ABC):
     """A model whose `model` has a `config` (n_layers, n_heads, d_model) and `layers`, each with an `attention`."""
 
@@ -51,16 +65,21 @@ class AttentionModel(ABC):
     can_fill_mask: bool  # the model has a masked-word head (a MaskedWordModel)
 
     @property
+    @abstractmethod
+    def shape(self) -> ModelShape:
+        """The network's config: EncoderConfig or BertConfig, which both have these four numbers."""
+
+    @property
     def n_layers(self) -> int:
-        return int(self.model.config.n_layers)
+        return self.shape.n_layers
 
     @property
     def n_heads(self) -> int:
-        return int(self.model.config.n_heads)
+        return self.shape.n_heads
 
     @property
     def d_model(self) -> int:
-        return int(self.model.config.d_model)
+        return self.shape.d_model
 
     @abstractmethod
     def encode(self, tokens: list[Token]) -> tuple[list[Token], torch.Tensor, tuple[bool, ...]]:
@@ -88,8 +107,8 @@ class AttentionModel(ABC):
         return analysis.tokens, list(analysis.inputs)
 
     def attention_block(self, layer: int) -> MultiHeadAttention:
-        block = self.model.layers[layer].attention
-        assert isinstance(block, MultiHeadAttention)
+        block = self.model.get_submodule(f"layers.{layer}.attention")
+        assert isinstance(block, MultiHeadAttention)  # every layer of both networks attends with this module
         return block
 
     def position_bias(self, layer: int, n: int) -> torch.Tensor | None:

@@ -12,6 +12,7 @@ Hugging Face's tensor names are mapped onto ours by `hf_state_dict_names`: query
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import torch
 import torch.nn.functional as F
@@ -32,7 +33,7 @@ class BertConfig:
     eps: float  # layer_norm_eps
 
     @classmethod
-    def from_hf(cls, config: dict[str, object]) -> BertConfig:
+    def from_hf(cls, config: dict[str, Any]) -> BertConfig:
         """From a Hugging Face config.json of model_type "bert" with the exact GELU and absolute positions."""
         if config.get("model_type") != "bert" or config.get("hidden_act", "gelu") != "gelu":
             raise ValueError("only BERT models with the exact GELU are supported")

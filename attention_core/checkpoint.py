@@ -34,7 +34,7 @@ class CheckpointError(ValueError):
     """A checkpoint that cannot be used; the message says which file and why."""
 
 
-def _atomic_write(path: Path, write: Callable[[str], None]) -> None:
+def _atomic_write(path: Path, write: Callable[[str], object]) -> None:
     """Write through a temporary file and a rename. A full disk or a read-only folder becomes a CheckpointError
     that says so; the file that was there before is untouched either way."""
     try:
@@ -44,7 +44,7 @@ def _atomic_write(path: Path, write: Callable[[str], None]) -> None:
         raise CheckpointError(f"{path}: could not be saved ({reason}); the previous checkpoint is unchanged") from None
 
 
-def _write_then_rename(path: Path, write: Callable[[str], None]) -> None:
+def _write_then_rename(path: Path, write: Callable[[str], object]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(handle)

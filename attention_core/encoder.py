@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import torch
 import torch.nn.functional as F
@@ -68,7 +68,7 @@ PRESETS: dict[str, EncoderConfig] = {
 }
 
 
-def preset(name: str, **overrides: object) -> EncoderConfig:
+def preset(name: str, **overrides: Any) -> EncoderConfig:
     """A named preset, with fields overridden (e.g. the vocabulary size of a corpus)."""
     if name not in PRESETS:
         raise ValueError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
@@ -140,6 +140,9 @@ class MaskedLanguageModel(nn.Module):
     `output_pieces` (vocab_size, P) holds the pieces of every word the model can guess; without it, output word i
     is piece i alone (a model with one vector per word, as in the tests)."""
 
+    position: torch.Tensor  # buffers, registered in __init__ (nn.Module's attribute lookup does not say so)
+    output_pieces: torch.Tensor
+
     def __init__(self, config: EncoderConfig, output_pieces: torch.Tensor | None = None) -> None:
         super().__init__()
         self.config = config
@@ -157,6 +160,11 @@ class MaskedLanguageModel(nn.Module):
         self.layers = nn.ModuleList(EncoderLayer(config) for _ in range(config.n_layers))
         self.norm = nn.LayerNorm(config.d_model)
         self.output_bias = nn.Parameter(torch.zeros(config.vocab_size))  # how common each word is
+
+    @property
+    def blocks(self) -> list[EncoderLayer]:
+        """The layers, typed (an nn.ModuleList does not say what it holds)."""
+        return cast("list[EncoderLayer]", list(self.layers))
 
     @classmethod
     def for_vocabulary(cls, config: EncoderConfig, vocabulary: Vocabulary) -> MaskedLanguageModel:

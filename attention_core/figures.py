@@ -8,6 +8,7 @@ the first word is the right-most column and the row labels sit on the right.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 import numpy as np
@@ -153,12 +154,12 @@ def heatmap(
     return _figure([trace], layout)
 
 
-def _figure(traces: list[dict[str, object]], layout: dict[str, object]) -> go.Figure:
+def _figure(traces: Sequence[Mapping[str, object]], layout: Mapping[str, object]) -> go.Figure:
     """The figure, built without Plotly's property validation. Validating a page's four figures took a fifth of
     Multi-head's rerun (10 of 50 ms at 32 words); every figure this module builds is checked against Plotly's
     validator in tests/test_embeddings_and_figures.py instead (`_validate` is Plotly's own per-figure switch)."""
-    traces, layout = [_lean_lists(trace) for trace in traces], _lean_lists(layout | {"template": _heatmap_template()})
-    return _LeanFigure(data=traces, layout=layout, _validate=False)
+    data = [_lean_lists(trace) for trace in traces]
+    return _LeanFigure(data=data, layout=_lean_lists({**layout, "template": _heatmap_template()}), _validate=False)
 
 
 class _Labels(list):
@@ -330,7 +331,8 @@ def heatmap_grid(
         x_categories += [f"\u2060{c}.{g}" for g in range(gap_x)] if c < n_grid_cols - 1 else []
     # One trace per colour scale, each only as large as the panels it draws (a difference panel beside two
     # attention panels must not double the data sent).
-    traces, origins = [], {}
+    traces: list[dict[str, object]] = []
+    origins: dict[tuple[int, int], list[int]] = {}
     for axis in ("coloraxis", "coloraxis2"):
         cells = [
             (r, c)

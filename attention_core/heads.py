@@ -45,10 +45,10 @@ def head_view(
 ) -> HeadView:
     """Head `head` of layer `layer`, with each of W1, W2, W3 trained (True) or the identity (False)."""
     if inputs is None:  # a page that has the model's Analysis passes its inputs: no second pass through the layers
-        all_tokens, inputs = model.layer_inputs(tokens)
+        all_tokens, every_input = model.layer_inputs(tokens)
+        x = every_input[layer]
     else:
-        all_tokens = tuple(model.encode(tokens)[0])
-    x = inputs[layer]
+        all_tokens, x = tuple(model.encode(tokens)[0]), inputs[layer]
     block = model.attention_block(layer)
     d_h = block.d_head
     cols = slice(head * d_h, (head + 1) * d_h)

@@ -16,7 +16,7 @@ import torch
 from attention_core.attention_model import Analysis, MaskedWordModel
 from attention_core.checkpoint import load_checkpoint
 from attention_core.embeddings import Sentence
-from attention_core.encoder import MaskedLanguageModel
+from attention_core.encoder import EncoderConfig, MaskedLanguageModel
 from attention_core.text import MASK, Token, tokenize
 from attention_core.vocabulary import CLS, Vocabulary
 from attention_core.word_pieces import WordPieces
@@ -29,7 +29,7 @@ class TrainedModel(MaskedWordModel):
     """A masked-language model trained here (the shipped Arabic one, or a user's): one token per typed word, each
     word's vector built from its word pieces, so every typed word has a learned vector."""
 
-    can_fill_mask = True
+    model: MaskedLanguageModel
     reads_word_pieces = False  # attention runs over whole words; pieces only build the words' vectors
     builds_words_from_pieces = True
 
@@ -48,7 +48,11 @@ class TrainedModel(MaskedWordModel):
             self._output_vectors = self.model.output_vectors()
 
     @property
-    def has_position_bias(self) -> bool:
+    def shape(self) -> EncoderConfig:
+        return self.model.config
+
+    @property
+    def has_position_bias(self) -> bool:  # type: ignore[override]  # read from the network, not a class constant
         """True when the heads add a learned bias per distance to their scores (the shipped preset)."""
         return self.model.config.position_bias
 
@@ -109,9 +113,10 @@ class TrainedModel(MaskedWordModel):
         tokens, pieces, known = self.encode(tokenize(text) if isinstance(text, str) else list(text))
         V = self.model.embed(pieces)
         x, inputs, weights = V, [], []
-        for layer in self.model.layers:
+        for layer in self.model.blocks:
             inputs.append(layer.norm1(x)[0])  # pre-norm: the attention reads the normalised input
             x, layer_weights = layer(x, None, True)
+            assert layer_weights is not None  # asked for (need_weights)
             weights.append(layer_weights[0])
         labels = [t.surface for t in tokens]
         pieces_of = WordPieces.one_per_token(labels, [i == 0 for i in range(len(tokens))], list(known))
@@ -119,7 +124,7 @@ class TrainedModel(MaskedWordModel):
 
     def position_bias(self, layer: int, n: int) -> torch.Tensor | None:
         """(n_heads, n, n) the layer's learned relative-position bias, or None without one."""
-        bias = self.model.layers[layer].position_bias
+        bias = self.model.blocks[layer].position_bias
         return bias(n)[0] if bias is not None else None
 
     @torch.no_grad()

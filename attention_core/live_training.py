@@ -328,7 +328,7 @@ class TrainingRun:
                 self._prepared = result.prepared
                 if max_len:
                     _SHARED.put(self.corpus, max_len, result.prepared)
-            if result.model is not None:
+            if result.model is not None and result.vocabulary is not None:
                 self._observe(result.step, result.model, result.vocabulary, final=True)
             final_status: Status = "stopped" if result.stopped else "finished"
             with self._lock:

@@ -46,7 +46,7 @@ class Pieces:
 
     def strings(self, word: str) -> list[str]:
         """The pieces as text (continuations start with ##), for showing how a word was read."""
-        return [self.tokenizer.id_to_token(i) for i in self.ids(word)]
+        return [self.tokenizer.id_to_token(i) or "[UNK]" for i in self.ids(word)]  # every id here is the vocabulary's
 
     def is_known(self, word: str) -> bool:
         """False when a piece of the word is [UNK]: it has a character never seen in training."""

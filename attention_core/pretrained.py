@@ -67,6 +67,7 @@ class PretrainedModel(AttentionModel):
     """A BERT-family model with its word-piece tokenizer. Whole typed words go in (our Token list); the model
     reads [CLS], their word pieces, [SEP]; `WordPieces` says which pieces make which word."""
 
+    model: BertEncoder
     can_fill_mask = False  # MiniLM was distilled for sentence similarity and ships no masked-word head
     reads_word_pieces = True
     has_position_bias = False  # BERT adds its learned positions to the input once, not to each head's scores
@@ -75,7 +76,14 @@ class PretrainedModel(AttentionModel):
         self.model = model.eval()
         self.tokenizer = tokenizer
         self.name = name
-        self.unk_id = tokenizer.token_to_id("[UNK]")
+        unk_id, sep_id = tokenizer.token_to_id("[UNK]"), tokenizer.token_to_id(SEP)
+        if unk_id is None or sep_id is None:
+            raise ValueError("the tokenizer has no [UNK] or no [SEP] token: not a BERT word-piece tokenizer")
+        self.unk_id, self.sep_id = unk_id, sep_id
+
+    @property
+    def shape(self) -> BertConfig:
+        return self.model.config
 
     def _read(self, tokens: list[Token]) -> _Reading:
         """The tokenizer's reading of the words that fit: a word is kept whole or not at all, within max_len
@@ -85,10 +93,12 @@ class PretrainedModel(AttentionModel):
         pieces, ids, words = encoding.tokens[:-1], encoding.ids[:-1], encoding.word_ids[:-1]
         n_read = len(tokens)
         if len(pieces) > budget:
-            n_read = words[budget]  # the word cut by the budget is left out whole, and every word after it
+            cut = words[budget]  # the word cut by the budget is left out whole, and every word after it
+            assert cut is not None  # only [CLS] (first) and [SEP] (removed above) belong to no word
+            n_read = cut
             keep = next((i for i in range(budget) if words[i] == n_read), budget)
             pieces, ids, words = pieces[:keep], ids[:keep], words[:keep]
-        return _Reading([*pieces, SEP], [*ids, self.tokenizer.token_to_id(SEP)], [*words, None], n_read)
+        return _Reading([*pieces, SEP], [*ids, self.sep_id], [*words, None], n_read)
 
     def word_pieces(self, tokens: list[Token], reading: _Reading | None = None) -> WordPieces:
         """The typed words that have pieces, with [CLS] first and [SEP] last. A word the tokenizer reads as

@@ -160,7 +160,7 @@ def _start(
     prepared: Prepared | None,
     on_prepare: OnPrepare | None,
     should_stop: Callable[[], bool] | None,
-):
+) -> tuple[MaskedLanguageModel, Prepared, int, dict[str, torch.Tensor] | None]:
     """(model, prepared text, start step, saved optimizer tensors or None). A given `prepared` text is used when
     its vocabulary is the model's; otherwise the text is prepared here (raising StopRequested if stopped)."""
     vocabulary, step, saved = None, 0, None
@@ -331,19 +331,21 @@ def _finish(result: TrainResult, optimizer: torch.optim.Optimizer, corpus: Corpu
             started: float,
             on_step: Callable[[StepReport], None] | None) -> None:  # fmt: skip
     """Check the ranks agree, save the final checkpoint, log the final held-out score."""
+    model, vocabulary = result.model, result.vocabulary
+    assert model is not None and vocabulary is not None  # set by every run that got past its preparation
     if world_size > 1:
-        difference = _ranks_agree(result.model)
+        difference = _ranks_agree(model)
         if rank == 0:
             _append_metrics(out, {"event": "ddp_sync", "step": result.step, "world_size": world_size,
                                   "max_abs_diff": difference})  # fmt: skip
     if rank == 0:
         if out is not None:
-            save_checkpoint(out, result.model, result.vocabulary, step=result.step,
+            save_checkpoint(out, model, vocabulary, step=result.step,
                             optimizer_state=optimizer_tensors(optimizer))  # fmt: skip
         if result.stopped:  # Stop answers at once: no final score (the last evaluation is in the log)
             _append_metrics(out, {"event": "stopped", "step": result.step, "elapsed_s": time.monotonic() - started})
         else:
-            final = evaluate(result.model, lexicon, corpus, max_lines=settings.eval_lines, counts=counts)
+            final = evaluate(model, lexicon, corpus, max_lines=settings.eval_lines, counts=counts)
             _append_metrics(out, {"event": "end", "step": result.step, "elapsed_s": time.monotonic() - started,
                                   **final})  # fmt: skip
             if on_step is not None and result.history:

@@ -58,7 +58,7 @@ show_step(
     "similarity_V",
 )
 
-S = similarity(embedded.V, metric)
+S = similarity(embedded.V, "cosine" if metric == "cosine" else "dot")
 show_step(
     "2 · Similarities between words",
     rf"S = {hat}\,{hat}^\top",

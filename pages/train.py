@@ -1,8 +1,10 @@
 """Train: the user's own masked-word model, trained live, with its attention watched as it emerges."""
 
 import math
+from typing import Any
 
 import streamlit as st
+from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from attention_core.checkpoint import CheckpointError
 from attention_core.corpora import CorpusError
@@ -11,7 +13,7 @@ from attention_core.figures import word_labels
 from attention_core.live_training import LIMITS, Progress, RunLimitError, TrainingRun, default_probe
 from attention_core.model_archive import MAX_ARCHIVE_BYTES, load_model_archive
 from attention_core.text import is_right_to_left, read_sentence
-from attention_core.train import TrainSettings
+from attention_core.train import StepReport, TrainSettings
 from attention_core.training_figures import accuracy_curve, history_table, loss_curve
 from ui.corpora import CORPUS_CHOICES, PASTE, UPLOAD, chosen_corpus
 from ui.models import RUN_KEY, UPLOADED_KEY, my_run, prefer_my_model
@@ -45,7 +47,10 @@ running = status == "running"
 restore_form()  # the values the form had when the user left for another page
 
 left, right = st.columns(2)
-form = {"on_change": remember_form, "disabled": running}  # every field: remembered, and locked while training
+form: dict[str, Any] = {
+    "on_change": remember_form,
+    "disabled": running,
+}  # every field: remembered, and locked while training
 corpus_choice = left.radio("Text to learn from", CORPUS_CHOICES, key="train_corpus", **form)
 upload = pasted = None
 if corpus_choice == UPLOAD:
@@ -77,15 +82,15 @@ st.caption(
 )
 
 
-def start(how: str, archive: object | None = None) -> None:
+def start(how: str, archive: UploadedFile | None = None) -> None:
     """Start a new run ("new", or "archive": a downloaded model trained further), "resume" the stopped one, or
     "longer": train the finished one for the budget above. Every failure is a message; nothing else changes."""
     try:
         current = my_run()
-        if how == "resume":
-            notices = current.resume()
-        elif how == "longer":
-            notices = current.train_longer(settings)
+        if how in ("resume", "longer"):
+            if current is None:  # the buttons are off without a run; a stale click from another tab lands here
+                raise ValueError("there is no run to go on with: start a new run first")
+            notices = current.resume() if how == "resume" else current.train_longer(settings)
         else:
             if corpus_choice == UPLOAD and upload is None and current is not None and remembered("upload_name"):
                 corpus = current.corpus  # the file the last run was started with (an uploader forgets its file)
@@ -94,6 +99,8 @@ def start(how: str, archive: object | None = None) -> None:
             probe = read_sentence(probe_text, PROBE_MAX_WORDS)
             tokens = list(probe.tokens) if not probe.is_empty else default_probe(corpus)
             if how == "archive":
+                if archive is None:
+                    raise ValueError("choose a model file (.zip) to load first")
                 current = TrainingRun.from_archive(archive.getvalue(), archive.name, corpus, tokens)
             else:
                 current = TrainingRun(corpus, preset_name, tokens, model_label=MODEL_LABELS[preset_name])
@@ -108,13 +115,18 @@ def start(how: str, archive: object | None = None) -> None:
         st.session_state["train_error"] = str(error)
 
 
+def stop_run() -> None:
+    if (current := my_run()) is not None:
+        current.stop()
+
+
 remember_form()
 progress = run.progress() if run is not None else None
 stopping = progress is not None and progress.stopping
 start_col, stop_col, resume_col, longer_col = st.columns(4)
 start_col.button("Start a new run", type="primary", disabled=running, on_click=start, args=("new",), key="train_start",
                  help="Trains a new model from scratch (your previous one, if any, is replaced).")  # fmt: skip
-stop_col.button("Stopping…" if stopping else "Stop", disabled=not running or stopping, on_click=lambda: my_run().stop(),
+stop_col.button("Stopping…" if stopping else "Stop", disabled=not running or stopping, on_click=stop_run,
                 key="train_stop")  # fmt: skip
 resume_col.button("Resume", disabled=progress is None or not progress.can_resume, on_click=start, args=("resume",),
                   key="train_resume", help="Goes on from where the run stopped: the same budget, clock and "
@@ -140,7 +152,7 @@ def draw_probe(progress: Progress, index: int, key: str) -> None:
     head_grid(snapshot.weights, labels, rtl, key, average=False)
 
 
-def progress_line(progress: Progress, last) -> str:
+def progress_line(progress: Progress, last: StepReport) -> str:
     """step · loss · speed · time, and for a stopped run where in its budget it stopped."""
     line = f"step {last.step:,} · loss {last.loss:.3f} · {last.tokens_per_s:,.0f} words/s · {last.elapsed_s:.0f} s"
     budget = progress.budget
@@ -154,6 +166,8 @@ def progress_line(progress: Progress, last) -> str:
 def live_view(was_running: bool) -> None:
     """Redrawn every second while the run goes on; the rest of the page stays as it is."""
     current = my_run()
+    if current is None:  # drawn only for a session with a run; nothing to redraw without one
+        return
     progress = current.progress()
     if was_running and progress.status != "running":
         st.rerun()  # the run ended: redraw the whole page (buttons, replay, download)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from attention_core.attention_model import AttentionModel
-from attention_core.embeddings import Sentence, embed_sentence
+from attention_core.embeddings import EmbeddingKind, Sentence, embed_sentence
 from attention_core.text import MAX_TOKENS, READABLE_TOKENS, ReadSentence, read_sentence
 from ui.bidi import isolate_arabic
 from ui.examples import DEFAULT_SENTENCE, EXAMPLES
@@ -100,7 +100,8 @@ def embed(sentence: ReadSentence, choice: EmbeddingChoice) -> Sentence:
     if choice.source == TRAINED:
         flag_model_cut(len(tokens), choice.model.words_read(tokens))
         return choice.model.sentence(tokens, choice.use_position, choice.whole_words)
-    return embed_sentence(tokens, choice.source, d=choice.d, seed=choice.seed, use_position=choice.use_position)
+    kind: EmbeddingKind = "one-hot" if choice.source == "one-hot" else "random"  # the two SOURCES left
+    return embed_sentence(tokens, kind, d=choice.d, seed=choice.seed, use_position=choice.use_position)
 
 
 def embedding_controls(page: str, sentence: ReadSentence | None, *, pieces: bool = True) -> EmbeddingChoice:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from attention_core.corpora import SHIPPED_MIX, Corpus, CorpusError, lines_from_bytes, load_corpus, own_corpus
 from attention_core.live_training import LIMITS
@@ -22,14 +23,14 @@ def built_in_corpus(name: str) -> Corpus:
     return load_corpus(name)  # read-only tuples of lines: safe to share between sessions
 
 
-def chosen_corpus(choice: str, upload: object | None, pasted: str) -> Corpus:
+def chosen_corpus(choice: str, upload: UploadedFile | None, pasted: str) -> Corpus:
     """The corpus the user picked; raises CorpusError saying what is missing or wrong."""
     if choice in BUILT_IN_CHOICES:
         return built_in_corpus(BUILT_IN_CHOICES[choice])
     if choice == UPLOAD:
         if upload is None:
             raise CorpusError("choose a .txt file to upload first (UTF-8 text, one sentence per line)")
-        name = getattr(upload, "name", "upload.txt")
+        name = upload.name
         return own_corpus(name, lines_from_bytes(upload.getvalue(), name, LIMITS.max_corpus_bytes))
     if not pasted.strip():
         raise CorpusError("paste some text first: one sentence per line, at least 20 lines")

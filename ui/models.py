@@ -100,7 +100,7 @@ def masked_word_model(page: str, rtl: bool) -> TrainedModel | None:
     NO_ENGLISH_MASKED_MODEL) when there is none: the Arabic model must not guess for English text."""
     mine = my_model()
     choice = _model_switch(page, [AUTOMATIC, SHIPPED, *([MINE] if mine is not None else [])])
-    if choice == MINE or (choice == AUTOMATIC and not rtl and mine is not None):
+    if mine is not None and (choice == MINE or (choice == AUTOMATIC and not rtl)):
         st.sidebar.caption(describe_my_model(mine))
         return mine
     if choice == AUTOMATIC and not rtl:
@@ -121,7 +121,7 @@ def chosen_model(page: str, rtl: bool) -> AttentionModel:
     if choice == MINE and mine is not None:
         st.sidebar.caption(describe_my_model(mine))
         return mine
-    if choice == ENGLISH or (choice == AUTOMATIC and not rtl and english is not None):
+    if english is not None and (choice == ENGLISH or (choice == AUTOMATIC and not rtl)):
         st.sidebar.caption("Using MiniLM-L6: 6 layers × 12 heads, word pieces, pretrained on English.")
         return english
     if english is None:
