@@ -91,3 +91,34 @@ def test_a_full_server_tells_the_third_student_and_takes_them_once_a_tab_closes(
                 await tab.close()
 
     asyncio.run(visit())
+
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+
+
+def test_a_page_that_took_long_says_the_server_is_busy(monkeypatch: pytest.MonkeyPatch) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    import ui.capacity
+
+    quick = AppTest.from_file(APP, default_timeout=60).run()
+    assert not quick.exception and not quick.toast  # a page in time says nothing
+    monkeypatch.setattr(ui.capacity, "SLOW_PAGE_S", 0.0)  # every page is "slow" now
+    slow = AppTest.from_file(APP, default_timeout=60).run()
+    assert not slow.exception and "the server is busy" in slow.toast[0].value
+    assert slow.title  # and the page itself is all there
+
+
+def test_a_wrong_seat_limit_is_named_on_the_page_not_as_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    from ui.capacity import _admission
+
+    monkeypatch.setenv(MAX_SESSIONS_ENV, "thirty")
+    _admission.clear()  # the server's seats are made once per process: make them again from this environment
+    try:
+        at = AppTest.from_file(APP, default_timeout=60).run()
+        assert not at.exception and MAX_SESSIONS_ENV in at.error[0].value and "'thirty'" in at.error[0].value
+    finally:
+        monkeypatch.delenv(MAX_SESSIONS_ENV)
+        _admission.clear()
