@@ -1,6 +1,11 @@
 """attention_core: the maths, models and figures behind the attention explainer (never imports streamlit)."""
 
-from attention_core.attention import (
+from attention_core.models.encoder import PRESETS, EncoderConfig, MaskedLanguageModel, preset
+from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
+from attention_core.models.multihead import MultiHeadAttention
+from attention_core.models.pretrained import PretrainedModel, load_minilm
+from attention_core.models.trained import TrainedModel, load_model
+from attention_core.story.attention import (
     Attention,
     attend,
     attend_heads,
@@ -10,14 +15,9 @@ from attention_core.attention import (
     random_projections,
     similarity,
 )
-from attention_core.attention_model import Analysis, AttentionModel, MaskedWordModel
-from attention_core.embeddings import Sentence, TableEmbedding, embed_sentence
-from attention_core.encoder import PRESETS, EncoderConfig, MaskedLanguageModel, preset
-from attention_core.inference import TrainedModel, load_model
-from attention_core.multihead import MultiHeadAttention
-from attention_core.positional import positional_encoding
-from attention_core.pretrained import PretrainedModel, load_minilm
-from attention_core.text import Token, is_right_to_left, normalize_word, read_sentence, tokenize
+from attention_core.story.embeddings import Sentence, TableEmbedding, embed_sentence
+from attention_core.story.positional import positional_encoding
+from attention_core.story.text import Token, is_right_to_left, normalize_word, read_sentence, tokenize
 
 __all__ = [
     "PRESETS",

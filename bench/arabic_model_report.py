@@ -20,11 +20,11 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # run as a script from anywhere in the repository
-from attention_core.batches import Lexicon
-from attention_core.checkpoint import load_checkpoint
-from attention_core.corpora import Corpus, load_corpus
-from attention_core.evaluate import evaluate, train_counts
-from attention_core.inference import SHIPPED
+from attention_core.models.checkpoint import load_checkpoint
+from attention_core.models.trained import SHIPPED
+from attention_core.training.batches import Lexicon
+from attention_core.training.corpora import Corpus, load_corpus
+from attention_core.training.evaluate import evaluate, train_counts
 
 PROTOCOLS = {"every-word": "every word masked in turn", "random": "15 % masked at once, 3 seeds"}
 TARGETS = {"quran": 5.0, "hadith": 3.0}  # issue 10: points of top-1 above the left+right bigram, held-out lines

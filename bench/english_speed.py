@@ -43,8 +43,8 @@ FILLER = FILLER_TEXT.split(" ")
 
 def english_sentence(n_pieces: int, offset: int = 0) -> str:
     """Words from FILLER (from `offset`, cycling) until MiniLM reads exactly n_pieces tokens with [CLS] and [SEP]."""
-    from attention_core.pretrained import load_minilm
-    from attention_core.text import tokenize
+    from attention_core.models.pretrained import load_minilm
+    from attention_core.story.text import tokenize
 
     english, words = load_minilm(), []
     while True:
@@ -59,8 +59,8 @@ def english_sentence(n_pieces: int, offset: int = 0) -> str:
 def model_speed(reps: int) -> list[tuple[str, float]]:
     import torch
 
-    from attention_core.pretrained import load_minilm
-    from attention_core.text import tokenize
+    from attention_core.models.pretrained import load_minilm
+    from attention_core.story.text import tokenize
 
     started = time.perf_counter()
     english = load_minilm()
@@ -80,7 +80,7 @@ def model_speed(reps: int) -> list[tuple[str, float]]:
 
 
 def interaction_rows(reps: int) -> list[dict]:
-    from attention_core.pretrained import PretrainedModel
+    from attention_core.models.pretrained import PretrainedModel
 
     install_timers()
     for name in ("analyze", "sentence", "known_share", "layer_inputs", "words_read"):

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # run as a script from anywhere in the repository
-from attention_core.inference import SHIPPED, TrainedModel, load_model
-from attention_core.text import MASK, Token, normalize_word, tokenize
+from attention_core.models.trained import SHIPPED, TrainedModel, load_model
+from attention_core.story.text import MASK, Token, normalize_word, tokenize
 
 SENTENCES = Path(__file__).with_suffix(".txt")
 COMMON_WORDS = ("في", "إلى", "على", "من", "مع", "أن", "عن", "ان", "الى")

@@ -17,11 +17,11 @@ from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # run as a script from anywhere in the repository
-from attention_core.batches import Lexicon
-from attention_core.checkpoint import load_checkpoint
-from attention_core.corpora import BUILT_IN, load_corpus
-from attention_core.evaluate import evaluate, train_counts
-from attention_core.inference import SHIPPED
+from attention_core.models.checkpoint import load_checkpoint
+from attention_core.models.trained import SHIPPED
+from attention_core.training.batches import Lexicon
+from attention_core.training.corpora import BUILT_IN, load_corpus
+from attention_core.training.evaluate import evaluate, train_counts
 
 
 def main(argv: list[str] | None = None) -> int:

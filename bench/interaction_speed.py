@@ -6,14 +6,14 @@
 1. Interactions (Streamlit AppTest: `.run()` executes the page script in this process, which is the server's work
    for one rerun). For each page, with an Arabic sentence of 32 and of 512 tokens (Qurʾān āyāt joined), the wall
    time of one rerun after typing a sentence (two different sentences of that length, alternately) and after a
-   toggle, median of --reps reruns after a warm-up. The pages cut sentences to attention_core.text.MAX_TOKENS;
+   toggle, median of --reps reruns after a warm-up. The pages cut sentences to attention_core.story.text.MAX_TOKENS;
    when that is under 512, "512 (cut to N)" rows measure the cut page and "512 (cap lifted)" rows patch the limit
    in this process only. Pages that read the trained model stop at its max_len (255 words + [CLS]), and so do
    Arabic sentences on the "automatic" word vectors: "512 random vec." rows switch Similarity, Trainable and Word
    order to random vectors to draw all 512 words. Fill the blank gets a [MASK] as its sixth word, so that its
    blank is inside the model's window.
    Each rerun is split into: model (TrainedModel.analyze/predict/sentence, heads.head_view), maths
-   (attention_core.attention), heatmap figure building (figures.heatmap), Plotly's figure check
+   (attention_core.story.attention), heatmap figure building (figures.heatmap), Plotly's figure check
    (plotly.tools.return_figure_from_figure_or_data, called by st.plotly_chart), JSON (plotly.io.to_json, called by
    st.plotly_chart) and the CSV export (figure_table + DataFrame.to_csv, computed on every rerun by ui.show.chart).
 2. The same steps at 512 tokens called directly, plus a lean heatmap (float32 numpy z, no per-cell hover text).
@@ -52,8 +52,8 @@ COLD_TARGET_S = 5.0
 
 
 def quran_sentence(n_tokens: int, skip_lines: int = 0) -> str:
-    from attention_core.corpora import load_corpus
-    from attention_core.text import tokenize
+    from attention_core.story.text import tokenize
+    from attention_core.training.corpora import load_corpus
 
     tokens = []
     for line in load_corpus("quran").train[skip_lines:]:
@@ -101,11 +101,11 @@ def install_timers() -> None:
     import plotly.io
     import plotly.tools
 
-    import attention_core.attention as attention
-    import attention_core.figures as figures
-    import attention_core.heads as heads
+    import attention_core.figures.heatmaps as figures
+    import attention_core.models.head_view as heads
+    import attention_core.story.attention as attention
     import ui.show
-    from attention_core.inference import TrainedModel
+    from attention_core.models.trained import TrainedModel
 
     for name in ("analyze", "predict", "sentence", "known_share"):
         _patch(TrainedModel, name, "model")
@@ -238,11 +238,11 @@ def direct_steps(reps: int) -> list[tuple[str, float, str]]:
     import plotly.tools
     import torch
 
-    from attention_core.attention import attend, similarity
-    from attention_core.embeddings import embed_sentence
-    from attention_core.figures import dimension_labels, figure_table, heatmap, word_labels
-    from attention_core.inference import load_model
-    from attention_core.text import tokenize
+    from attention_core.figures.heatmaps import dimension_labels, figure_table, heatmap, word_labels
+    from attention_core.models.trained import load_model
+    from attention_core.story.attention import attend, similarity
+    from attention_core.story.embeddings import embed_sentence
+    from attention_core.story.text import tokenize
 
     torch.set_num_threads(max(1, torch.get_num_threads()))
     tokens = tokenize(quran_sentence(512))

@@ -261,8 +261,8 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8612)
     parser.add_argument("--only", choices=["plain", "training"], help="run one scenario (default: both)")
     args = parser.parse_args()
-    from attention_core.corpora import load_corpus
-    from attention_core.text import tokenize
+    from attention_core.story.text import tokenize
+    from attention_core.training.corpora import load_corpus
 
     words = [t.surface for line in load_corpus("quran").train[:40] for t in tokenize(line)]
     sentences = {"arabic": " ".join(words[:64]), "english": ENGLISH}

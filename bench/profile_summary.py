@@ -52,7 +52,7 @@ def thread_role(thread: str, frames: list[str]) -> str:
     text = ";".join(frames)
     if "ScriptRunner._run_script_thread" in text:
         return "script threads"
-    if "live_training" in text or "attention_core/train.py" in text:
+    if "live_training" in text or "attention_core/training/train.py" in text:
         return "training threads"
     if "MainThread" in thread:
         return "main thread (event loop)"

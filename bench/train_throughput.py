@@ -27,12 +27,12 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # run as a script from anywhere in the repository
-from attention_core.batches import Lexicon, length_bucketed_batches, pad
-from attention_core.corpora import SHIPPED_MIX, load_corpus
-from attention_core.encoder import EncoderConfig, MaskedLanguageModel, preset
-from attention_core.masking import mask_words
-from attention_core.train import TrainSettings, training_sequences
-from attention_core.vocabulary import Vocabulary, build_vocabulary
+from attention_core.models.encoder import EncoderConfig, MaskedLanguageModel, preset
+from attention_core.models.vocabulary import Vocabulary, build_vocabulary
+from attention_core.training.batches import Lexicon, length_bucketed_batches, pad
+from attention_core.training.corpora import SHIPPED_MIX, load_corpus
+from attention_core.training.masked_lm import mask_words
+from attention_core.training.train import TrainSettings, training_sequences
 
 BATCH, MAX_TOKENS = TrainSettings.batch_size, TrainSettings.max_batch_tokens  # what training itself uses
 PADDED_LEN, PADDED_BATCH = 128, 48

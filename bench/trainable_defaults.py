@@ -15,10 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from attention_core.inference import load_model
-from attention_core.pretrained import load_minilm
-from attention_core.text import MAX_TOKENS, read_sentence
-from attention_core.trainable import TrainableSettings, sharpness, trainable_heads
+from attention_core.models.pretrained import load_minilm
+from attention_core.models.trained import load_model
+from attention_core.story.text import MAX_TOKENS, read_sentence
+from attention_core.story.trainable import TrainableSettings, sharpness, trainable_heads
 
 SENTENCES = [("MiniLM", "The cat is on the mat"), ("Arabic model", "ذهب الطالب إلى المدرسة")]
 

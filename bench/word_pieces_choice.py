@@ -4,8 +4,8 @@
 
 Each algorithm (Hugging Face `tokenizers`) learns 16,000 pieces from the normalised words of the shipped model's
 training text (Qurʾān + hadith, training lines only; each word shown min(count, 50) times, as
-attention_core.pieces does). Measured on the held-out lines of each corpus and on the everyday sentences of
-bench/everyday_arabic.txt: pieces per word, the share of words kept whole (one piece), the share with an
+attention_core.models.piece_tokenizer does). Measured on the held-out lines of each corpus and on the everyday
+sentences of bench/everyday_arabic.txt: pieces per word, the share of words kept whole (one piece), the share with an
 [UNK] piece, and how a few everyday words split. Fewer pieces per word and more whole words mean the model's word
 vectors rest on larger, more meaningful parts; [UNK] must stay near zero.
 """
@@ -22,9 +22,9 @@ from pathlib import Path
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # run as a script from anywhere in the repository
-from attention_core.corpora import load_corpus
-from attention_core.pieces import SPECIALS, UNK
-from attention_core.text import tokenize
+from attention_core.models.piece_tokenizer import SPECIALS, UNK
+from attention_core.story.text import tokenize
+from attention_core.training.corpora import load_corpus
 from bench.everyday_arabic import read_sentences
 
 SIZE = 16_000

@@ -5,8 +5,8 @@ import zlib
 import pandas as pd
 import streamlit as st
 
-from attention_core.figures import heatmap, word_labels
-from attention_core.text import MASK, Token
+from attention_core.figures.heatmaps import heatmap, word_labels
+from attention_core.story.text import MASK, Token
 from ui.bidi import chip_row
 from ui.controls import sentence_input
 from ui.examples import FILL_BLANK_SENTENCE

@@ -3,10 +3,10 @@
 import streamlit as st
 import torch
 
-from attention_core.attention_model import Analysis, AttentionModel
-from attention_core.figures import dimension_labels, heatmap, heatmap_grid, product_shape, word_labels
-from attention_core.heads import compare_with_raw, explain_cell, head_view
-from attention_core.text import Token
+from attention_core.figures.heatmaps import dimension_labels, heatmap, heatmap_grid, product_shape, word_labels
+from attention_core.models.head_view import compare_with_raw, explain_cell, head_view
+from attention_core.models.interface import Analysis, AttentionModel
+from attention_core.story.text import Token
 from ui.controls import sentence_input
 from ui.models import chosen_model
 from ui.navigation import ensure_app_frame

@@ -2,10 +2,10 @@
 
 import streamlit as st
 
-from attention_core.attention import attend
-from attention_core.embeddings import embed_sentence
-from attention_core.figures import heatmap
-from attention_core.text import read_sentence
+from attention_core.figures.heatmaps import heatmap
+from attention_core.story.attention import attend
+from attention_core.story.embeddings import embed_sentence
+from attention_core.story.text import read_sentence
 from ui.examples import DEFAULT_SENTENCE
 from ui.navigation import ensure_app_frame
 from ui.show import chart

@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from attention_core.attention import attend, similarity, unit_vectors
-from attention_core.figures import dimension_labels, heatmap, product_shape, weights_kind, word_labels
+from attention_core.figures.heatmaps import dimension_labels, heatmap, product_shape, weights_kind, word_labels
+from attention_core.story.attention import attend, similarity, unit_vectors
 from ui.controls import embed, embedding_controls, sentence_input
 from ui.navigation import ensure_app_frame
 from ui.show import flag_unknown_words, show_step

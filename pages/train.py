@@ -6,15 +6,15 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
-from attention_core.checkpoint import CheckpointError
-from attention_core.corpora import CorpusError
-from attention_core.encoder import PRESETS
-from attention_core.figures import word_labels
-from attention_core.live_training import LIMITS, Progress, RunLimitError, TrainingRun, default_probe
-from attention_core.model_archive import MAX_ARCHIVE_BYTES, load_model_archive
-from attention_core.text import is_right_to_left, read_sentence
-from attention_core.train import StepReport, TrainSettings
-from attention_core.training_figures import accuracy_curve, history_table, loss_curve
+from attention_core.figures.heatmaps import word_labels
+from attention_core.figures.training import accuracy_curve, history_table, loss_curve
+from attention_core.models.archive import MAX_ARCHIVE_BYTES, load_model_archive
+from attention_core.models.checkpoint import CheckpointError
+from attention_core.models.encoder import PRESETS
+from attention_core.story.text import is_right_to_left, read_sentence
+from attention_core.training.corpora import CorpusError
+from attention_core.training.live import LIMITS, Progress, RunLimitError, TrainingRun, default_probe
+from attention_core.training.train import StepReport, TrainSettings
 from ui.corpora import CORPUS_CHOICES, PASTE, UPLOAD, chosen_corpus
 from ui.models import RUN_KEY, UPLOADED_KEY, my_run, prefer_my_model
 from ui.navigation import ensure_app_frame

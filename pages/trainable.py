@@ -4,8 +4,21 @@ import streamlit as st
 import torch
 from streamlit.delta_generator import DeltaGenerator
 
-from attention_core.figures import dimension_labels, heatmap, heatmap_grid, product_shape, weights_kind, word_labels
-from attention_core.trainable import TrainableSettings, head_columns_text, input_symbol, scores_text, trainable_heads
+from attention_core.figures.heatmaps import (
+    dimension_labels,
+    heatmap,
+    heatmap_grid,
+    product_shape,
+    weights_kind,
+    word_labels,
+)
+from attention_core.story.trainable import (
+    TrainableSettings,
+    head_columns_text,
+    input_symbol,
+    scores_text,
+    trainable_heads,
+)
 from ui.controls import embed, embedding_controls, sentence_input
 from ui.navigation import ensure_app_frame
 from ui.show import chart, flag_unknown_words, show_step

@@ -4,10 +4,10 @@ from dataclasses import replace
 
 import streamlit as st
 
-from attention_core.attention import attend
-from attention_core.figures import dimension_labels, heatmap, word_labels
-from attention_core.text import ReadSentence
-from attention_core.word_order import shuffle_effect, shuffled_order
+from attention_core.figures.heatmaps import dimension_labels, heatmap, word_labels
+from attention_core.story.attention import attend
+from attention_core.story.text import ReadSentence
+from attention_core.story.word_order import shuffle_effect, shuffled_order
 from ui.controls import embed, embedding_controls, sentence_input
 from ui.navigation import ensure_app_frame
 from ui.show import chart, show_step

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention_core.figures import UNKNOWN_MARK
-from attention_core.inference import load_model
+from attention_core.figures.heatmaps import UNKNOWN_MARK
+from attention_core.models.trained import load_model
 from ui.examples import EXAMPLES
 from ui.models import SHIPPED
 

@@ -1,4 +1,4 @@
-"""The layering the README promises: attention_core never imports streamlit; the code is lint-clean."""
+"""The layering the README promises: attention_core never imports streamlit; the Cloud installs what CI tests."""
 
 from __future__ import annotations
 

@@ -124,7 +124,7 @@ def test_multihead_matches_torch_multiheadattention(n_heads: int) -> None:
 def test_the_one_formula_with_a_bias_and_a_mask_matches_torchs_fused_attention() -> None:
     """`attention` is every attention in the package (attend, the heads, MultiHeadAttention, head_view); its bias
     and mask against torch's scaled_dot_product_attention: an additive float mask, and is_causal."""
-    from attention_core.attention import attention, causal_mask
+    from attention_core.story.attention import attention, causal_mask
 
     q, k, v = torch.randn(2, 3, 6, 8), torch.randn(2, 3, 6, 8), torch.randn(2, 3, 6, 5)
     bias = torch.randn(3, 6, 6)
@@ -141,7 +141,7 @@ def test_the_one_formula_with_a_bias_and_a_mask_matches_torchs_fused_attention()
 def test_with_every_w_off_and_no_softmax_attend_is_the_raw_similarity_story() -> None:
     """By construction, not by coincidence: attend with no W, no scaling and no softmax is V·Vᵀ, and its output
     (V·Vᵀ)·V; and a masked raw story leaves the hidden cells at 0."""
-    from attention_core.attention import causal_mask
+    from attention_core.story.attention import causal_mask
 
     V = torch.randn(5, 4)
     raw = attend(V, scale=False, softmax=False)

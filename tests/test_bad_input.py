@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from attention_core import checkpoint as checkpoint_module
-from attention_core.checkpoint import CheckpointError, save_checkpoint
-from attention_core.corpora import CorpusError, lines_from_bytes
-from attention_core.encoder import MaskedLanguageModel, preset
-from attention_core.text import read_sentence, tokenize
-from attention_core.train import main as train_main
-from attention_core.vocabulary import build_vocabulary
+from attention_core.models.checkpoint import CheckpointError, save_checkpoint
+from attention_core.models.encoder import MaskedLanguageModel, preset
+from attention_core.models.vocabulary import build_vocabulary
+from attention_core.story.text import read_sentence, tokenize
+from attention_core.training.corpora import CorpusError, lines_from_bytes
+from attention_core.training.train import main as train_main
 from tests.bad_inputs import BAD_INPUTS
 from tests.test_app import assert_clean, figures, open_page, type_sentence
 from ui.corpora import PASTE, UPLOAD, chosen_corpus

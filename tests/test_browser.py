@@ -20,7 +20,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from attention_core.figures import UNKNOWN_MARK
+from attention_core.figures.heatmaps import UNKNOWN_MARK
 from tests.test_live_training import LINES as ANIMAL_LINES
 from ui.examples import LESSONS
 

@@ -7,7 +7,14 @@ import pytest
 import torch
 
 from attention_core import TableEmbedding, attend, embed_sentence, similarity, tokenize
-from attention_core.figures import UNKNOWN_MARK, heatmap, heatmap_grid, product_shape, weights_kind, word_labels
+from attention_core.figures.heatmaps import (
+    UNKNOWN_MARK,
+    heatmap,
+    heatmap_grid,
+    product_shape,
+    weights_kind,
+    word_labels,
+)
 
 
 def test_same_word_same_vector_and_seeded() -> None:
@@ -94,7 +101,7 @@ def test_product_shape_text() -> None:
 
 
 def test_shuffle_effect_is_zero_without_positions_and_not_with_them() -> None:
-    from attention_core.word_order import shuffle_effect, shuffled_order
+    from attention_core.story.word_order import shuffle_effect, shuffled_order
 
     tokens = tokenize("the quick brown fox jumps over the lazy dog")
     order = shuffled_order(len(tokens), seed=5)
@@ -107,7 +114,7 @@ def test_shuffle_effect_is_zero_without_positions_and_not_with_them() -> None:
 
 
 def test_figure_table_exports_the_full_matrix_with_every_label() -> None:
-    from attention_core.figures import dimension_labels, figure_table
+    from attention_core.figures.heatmaps import dimension_labels, figure_table
 
     matrix = torch.randn(3, 64)
     figure = heatmap(matrix, ["the", "cat", "the"], dimension_labels(64), columns="dimensions")
@@ -118,7 +125,7 @@ def test_figure_table_exports_the_full_matrix_with_every_label() -> None:
 
 
 def test_a_grid_of_heads_is_one_figure_whose_csv_has_every_cell_of_every_panel() -> None:
-    from attention_core.figures import figure_table, heatmap_grid
+    from attention_core.figures.heatmaps import figure_table, heatmap_grid
 
     weights = torch.softmax(torch.randn(2, 3, 4, 4), -1)
     titles = [f"L{l} H{h}" for l in (1, 2) for h in (1, 2, 3)]  # noqa: E741
@@ -145,7 +152,7 @@ def test_a_grid_of_heads_is_one_figure_whose_csv_has_every_cell_of_every_panel()
 
 
 def test_a_signed_panel_of_a_grid_gets_its_own_scale_symmetric_around_zero() -> None:
-    from attention_core.figures import figure_table, heatmap_grid
+    from attention_core.figures.heatmaps import figure_table, heatmap_grid
 
     panels = torch.stack([torch.full((2, 2), 0.5), torch.tensor([[0.3, -0.6], [0.0, 0.1]])])[None]
     figure = heatmap_grid(panels, ["a", "b"], row_names=[""], column_names=["head", "head − raw"],

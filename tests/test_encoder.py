@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from attention_core import MaskedLanguageModel, preset
-from attention_core.multihead import MultiHeadAttention
+from attention_core.models.multihead import MultiHeadAttention
 
 
 def test_forward_returns_logits_and_every_layers_weights() -> None:

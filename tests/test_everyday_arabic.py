@@ -10,7 +10,7 @@ import unicodedata
 import pytest
 
 from attention_core import TrainedModel, load_model
-from attention_core.text import MASK, tokenize
+from attention_core.story.text import MASK, tokenize
 from bench.everyday_arabic import (
     COMMON,
     common_word_blanks,

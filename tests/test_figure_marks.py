@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-from attention_core.figure_marks import MARK_COLOUR, label_index, outline_cell
-from attention_core.figures import heatmap, heatmap_grid
+from attention_core.figures.heatmaps import heatmap, heatmap_grid
+from attention_core.figures.marks import MARK_COLOUR, label_index, outline_cell
 
 WORDS = ["[CLS]", "the", "cat", "saw", "the", "dog"]
 

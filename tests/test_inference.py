@@ -5,8 +5,8 @@ from __future__ import annotations
 import torch
 
 from attention_core import load_model
-from attention_core.positional import RelativePositionBias, local_prior
-from attention_core.text import tokenize
+from attention_core.models.position_bias import RelativePositionBias, local_prior
+from attention_core.story.text import tokenize
 
 
 def test_shipped_model_fills_formulaic_blanks() -> None:
@@ -54,8 +54,8 @@ def test_local_prior_points_heads_at_neighbours() -> None:
 
 
 def test_head_view_with_trained_projections_equals_the_models_own_weights() -> None:
-    from attention_core.heads import head_view
-    from attention_core.text import tokenize
+    from attention_core.models.head_view import head_view
+    from attention_core.story.text import tokenize
 
     model = load_model()
     tokens = tokenize("قل هو الله احد")
@@ -71,7 +71,7 @@ def test_head_view_with_trained_projections_equals_the_models_own_weights() -> N
 
 
 def test_analysis_runs_the_layers_as_the_model_does_and_feeds_head_view() -> None:
-    from attention_core.heads import head_view
+    from attention_core.models.head_view import head_view
 
     model = load_model()
     tokens = tokenize("الحمد لله رب العالمين")
@@ -88,7 +88,7 @@ def test_analysis_runs_the_layers_as_the_model_does_and_feeds_head_view() -> Non
 
 
 def test_everyday_words_have_learned_vectors_and_an_unknown_one_does_not_dominate() -> None:
-    from attention_core.attention import similarity
+    from attention_core.story.attention import similarity
 
     model = load_model()
     tokens = tokenize("ذهب الولد إلى المدرسة في الصباح")

@@ -9,13 +9,13 @@ import torch
 from streamlit.testing.v1 import AppTest
 
 from attention_core import load_model
-from attention_core.attention import similarity
-from attention_core.embeddings import embed_sentence
-from attention_core.figures import UNKNOWN_MARK
-from attention_core.heads import head_view
-from attention_core.pretrained import load_minilm
-from attention_core.text import tokenize
-from attention_core.word_pieces import shown_attention
+from attention_core.figures.heatmaps import UNKNOWN_MARK
+from attention_core.models.head_view import head_view
+from attention_core.models.pretrained import load_minilm
+from attention_core.models.word_pieces import shown_attention
+from attention_core.story.attention import similarity
+from attention_core.story.embeddings import embed_sentence
+from attention_core.story.text import tokenize
 from tests.test_app import assert_clean, figures, open_page
 from ui.bidi import PDI, RLI
 from ui.examples import LESSONS, Lesson
@@ -155,7 +155,7 @@ def test_what_the_english_lessons_say_is_true_of_minilm() -> None:
 
 
 def test_every_arabic_example_and_lesson_sentence_has_a_learned_vector_for_each_word() -> None:
-    from attention_core.text import is_right_to_left
+    from attention_core.story.text import is_right_to_left
     from ui.examples import EXAMPLES
 
     model = load_model()

@@ -8,9 +8,10 @@ import zipfile
 import pytest
 import torch
 
-from attention_core.checkpoint import CheckpointError, load_checkpoint
-from attention_core.corpora import CorpusError, own_corpus
-from attention_core.live_training import (
+from attention_core.models.checkpoint import CheckpointError, load_checkpoint
+from attention_core.story.text import tokenize
+from attention_core.training.corpora import CorpusError, own_corpus
+from attention_core.training.live import (
     _RUN_SLOTS,
     LIMITS,
     RunLimitError,
@@ -19,8 +20,7 @@ from attention_core.live_training import (
     default_probe,
     download_stem,
 )
-from attention_core.text import tokenize
-from attention_core.train import TrainSettings
+from attention_core.training.train import TrainSettings
 
 LINES = [f"the {animal} saw the {thing} near the river" for animal in ("cat", "dog", "bird", "fox", "cow")
          for thing in ("tree", "house", "boat", "bridge", "field", "stone")]  # fmt: skip
@@ -114,8 +114,8 @@ def test_the_server_wide_limit_refuses_another_run(corpus) -> None:
 
 
 def test_live_evaluations_score_about_the_same_number_of_words_whatever_the_corpus() -> None:
-    from attention_core.corpora import load_corpus
-    from attention_core.live_training import live_eval_lines
+    from attention_core.training.corpora import load_corpus
+    from attention_core.training.live import live_eval_lines
 
     assert live_eval_lines(load_corpus("quran")) == 150  # short āyāt: the cap
     hadith = live_eval_lines(load_corpus("hadith"))  # long records: fewer of them, or each evaluation takes minutes
@@ -179,10 +179,10 @@ def test_stop_while_the_text_is_prepared_ends_the_run_within_two_seconds() -> No
 
 
 def test_an_evaluation_stops_when_asked(corpus) -> None:
-    from attention_core.batches import Lexicon
-    from attention_core.encoder import MaskedLanguageModel, preset
-    from attention_core.evaluate import StopRequested, evaluate
-    from attention_core.vocabulary import build_vocabulary
+    from attention_core.models.encoder import MaskedLanguageModel, preset
+    from attention_core.models.vocabulary import build_vocabulary
+    from attention_core.training.batches import Lexicon
+    from attention_core.training.evaluate import StopRequested, evaluate
 
     vocabulary = build_vocabulary(corpus.train, 1, 100, 50)
     model = MaskedLanguageModel.for_vocabulary(preset("tiny"), vocabulary)
@@ -219,8 +219,8 @@ def test_a_bad_model_file_is_refused_and_nothing_is_kept(corpus, data: bytes) ->
 
 
 def test_only_built_in_corpora_are_prepared_once_for_the_whole_server(corpus) -> None:
-    from attention_core.corpora import load_corpus
-    from attention_core.live_training import _SHARED
+    from attention_core.training.corpora import load_corpus
+    from attention_core.training.live import _SHARED
 
     quran = load_corpus("quran")
     assert _SHARED.shareable(quran) and _SHARED.shareable(load_corpus("quran*4,hadith"))

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from attention_core.checkpoint import CheckpointError
-from attention_core.inference import SHIPPED, load_model
-from attention_core.model_archive import load_model_archive
+from attention_core.models.archive import load_model_archive
+from attention_core.models.checkpoint import CheckpointError
+from attention_core.models.trained import SHIPPED, load_model
 
 FILES = {name: (SHIPPED / name).read_bytes()
          for name in ("model.safetensors", "config.json", "vocabulary.json", "tokenizer.json")}  # fmt: skip

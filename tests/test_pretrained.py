@@ -10,10 +10,10 @@ from functools import cache
 
 import torch
 
-from attention_core.heads import head_view
-from attention_core.pretrained import PretrainedModel, load_minilm, minilm_folder
-from attention_core.text import tokenize
-from attention_core.word_pieces import WordPieces, pool_to_words, shown_attention, without_special
+from attention_core.models.head_view import head_view
+from attention_core.models.pretrained import PretrainedModel, load_minilm, minilm_folder
+from attention_core.models.word_pieces import WordPieces, pool_to_words, shown_attention, without_special
+from attention_core.story.text import tokenize
 
 TIRED = "The animal didn't cross the street because it was too tired"
 
@@ -150,7 +150,7 @@ sys.exit(1 if loaded else 0)
 
 
 def test_neighbour_blocks_pool_a_long_map_and_keep_rows_summing_to_one() -> None:
-    from attention_core.word_pieces import neighbour_blocks
+    from attention_core.models.word_pieces import neighbour_blocks
 
     weights = torch.softmax(torch.randn(2, 3, 10, 10), -1)
     blocks = neighbour_blocks([f"w{i}" for i in range(10)], 4)

@@ -51,10 +51,14 @@ def test_uploaded_bytes_are_written_only_into_a_temporary_folder() -> None:
         modes = [a.value for a in [*call.args, *(k.value for k in call.keywords)] if isinstance(a, ast.Constant)]
         return any(isinstance(m, str) and set(m) & set("wax+") for m in modes)
 
-    for path in [ROOT / "ui" / "corpora.py", ROOT / "pages" / "train.py", ROOT / "attention_core" / "corpora.py"]:
+    for path in [
+        ROOT / "ui" / "corpora.py",
+        ROOT / "pages" / "train.py",
+        ROOT / "attention_core" / "training" / "corpora.py",
+    ]:
         for name, call in calls(path):
             short = name.split(".")[-1]
             assert short not in writers and not (short == "open" and opens_for_writing(call)), (path, name)
-    archive = (ROOT / "attention_core" / "model_archive.py").read_text(encoding="utf-8")
+    archive = (ROOT / "attention_core" / "models" / "archive.py").read_text(encoding="utf-8")
     assert "extractall" not in archive and "extract(" not in archive  # members are never unpacked by their own path
     assert "tempfile.TemporaryDirectory" in archive

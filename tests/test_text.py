@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from attention_core.text import MAX_TOKENS, is_right_to_left, normalize_word, read_sentence, tokenize
+from attention_core.story.text import MAX_TOKENS, is_right_to_left, normalize_word, read_sentence, tokenize
 
 
 def surfaces(text: str) -> list[str]:

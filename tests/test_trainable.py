@@ -8,11 +8,11 @@ import math
 import pytest
 import torch
 
-from attention_core.attention import attend_heads, normalise, random_projections, similarity
-from attention_core.inference import load_model
-from attention_core.pretrained import ModelNotInstalledError, load_minilm
-from attention_core.text import MAX_TOKENS, read_sentence
-from attention_core.trainable import (
+from attention_core.models.pretrained import ModelNotInstalledError, load_minilm
+from attention_core.models.trained import load_model
+from attention_core.story.attention import attend_heads, normalise, random_projections, similarity
+from attention_core.story.text import MAX_TOKENS, read_sentence
+from attention_core.story.trainable import (
     TrainableSettings,
     head_columns,
     head_columns_text,

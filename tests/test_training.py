@@ -16,13 +16,13 @@ import pytest
 import torch
 
 from attention_core import checkpoint as checkpoint_module
-from attention_core.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
-from attention_core.corpora import Corpus
-from attention_core.encoder import MaskedLanguageModel, preset
-from attention_core.evaluate import main as evaluate_main
-from attention_core.inference import load_model
-from attention_core.train import TrainSettings, train
-from attention_core.vocabulary import build_vocabulary
+from attention_core.models.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
+from attention_core.models.encoder import MaskedLanguageModel, preset
+from attention_core.models.trained import load_model
+from attention_core.models.vocabulary import build_vocabulary
+from attention_core.training.corpora import Corpus
+from attention_core.training.evaluate import main as evaluate_main
+from attention_core.training.train import TrainSettings, train
 
 ROOT = Path(__file__).parents[1]
 LINES = [f"the {a} sat on the {b}" for a in ("cat", "dog", "bird") for b in ("mat", "rug", "log")] * 4
@@ -106,9 +106,9 @@ def test_save_interrupted_mid_write_keeps_the_previous_checkpoint(
 def test_a_saving_process_killed_at_any_moment_leaves_a_loadable_checkpoint(tmp_path: Path) -> None:
     saver = (
         "import sys, torch; from dataclasses import replace\n"
-        "from attention_core.checkpoint import save_checkpoint\n"
-        "from attention_core.encoder import MaskedLanguageModel, preset\n"
-        "from attention_core.vocabulary import build_vocabulary\n"
+        "from attention_core.models.checkpoint import save_checkpoint\n"
+        "from attention_core.models.encoder import MaskedLanguageModel, preset\n"
+        "from attention_core.models.vocabulary import build_vocabulary\n"
         "v = build_vocabulary([' '.join(f'w{i}' for i in range(3000))], min_count=1, max_size=4000)\n"
         "m = MaskedLanguageModel.for_vocabulary(preset('small'), v)\n"
         "step = 0\n"
@@ -185,7 +185,7 @@ def test_two_process_ddp_ends_with_identical_weights(tmp_path: Path) -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     command = [sys.executable, "-m", "torch.distributed.run", "--nproc_per_node=2", f"--master_port={port}",
-               "-m", "attention_core.train", "--corpus", str(corpus_file), "--out", str(out),
+               "-m", "attention_core.training.train", "--corpus", str(corpus_file), "--out", str(out),
                "--steps", "6", "--preset", "tiny", "--batch-size", "4", "--threads", "1"]  # fmt: skip
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
@@ -197,7 +197,7 @@ def test_two_process_ddp_ends_with_identical_weights(tmp_path: Path) -> None:
 
 
 def test_train_cli_names_a_bad_corpus_file(tmp_path: Path, capsys) -> None:
-    from attention_core.train import main as train_main
+    from attention_core.training.train import main as train_main
 
     binary = tmp_path / "data.bin"
     binary.write_bytes(b"\x00\x01\x02")
@@ -228,7 +228,7 @@ def test_a_word_level_checkpoint_from_before_is_refused_with_what_to_do(
 
 
 def test_a_mixed_corpus_is_scored_on_each_part(tmp_path: Path) -> None:
-    from attention_core.corpora import mix_corpora
+    from attention_core.training.corpora import mix_corpora
 
     english = Corpus("english", tuple(LINES), tuple(LINES[:9]), "test sentences")
     numbers = Corpus("numbers", tuple(f"one two {w} four" for w in ("three", "five") * 12),
@@ -242,7 +242,7 @@ def test_a_mixed_corpus_is_scored_on_each_part(tmp_path: Path) -> None:
 
 
 def test_a_held_out_word_first_met_after_counting_is_not_taken_for_the_sentence_end() -> None:
-    from attention_core.baselines import BigramCounts
+    from attention_core.training.baselines import BigramCounts
 
     counts = BigramCounts([[3, 4, 5], [3, 4, 6]], n_ids=7, n_special=4)
     assert counts.context(counts.end) is None and counts.context(5) == 5  # id 7 = a new word, not the end

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 import torch
 
-from attention_core.batches import Lexicon, encode_lines, length_bucketed_batches
-from attention_core.corpora import CorpusError, load_corpus, split
-from attention_core.masking import mask_words
-from attention_core.vocabulary import SPECIALS, Vocabulary, build_vocabulary
+from attention_core.models.vocabulary import SPECIALS, Vocabulary, build_vocabulary
+from attention_core.training.batches import Lexicon, encode_lines, length_bucketed_batches
+from attention_core.training.corpora import CorpusError, load_corpus, split
+from attention_core.training.masked_lm import mask_words
 
 
 def test_quran_split_holds_out_every_tenth_ayah() -> None:
@@ -114,8 +114,8 @@ def test_a_word_never_seen_is_read_through_its_pieces_and_only_new_characters_ar
 
 
 def test_a_mix_keeps_each_parts_held_out_lines_and_reads_weighted_parts_more_often(tmp_path: Path) -> None:
-    from attention_core.batches import Lexicon
-    from attention_core.train import training_sequences
+    from attention_core.training.batches import Lexicon
+    from attention_core.training.train import training_sequences
 
     first, second = tmp_path / "first.txt", tmp_path / "second.txt"
     first.write_text("\n".join(f"alpha {i}" for i in range(20)), encoding="utf-8")

@@ -5,7 +5,7 @@ A left-to-right line lays out an Arabic phrase as a right-to-left run only up to
 character: "[MASK]", digits and brackets break it, so «ذلك الكتاب لا [MASK] فيه» came out scrambled, the blank
 read first. Wrapping each Arabic phrase in a right-to-left isolate (U+2067 RLI … U+2069 PDI, Unicode's bidi
 algorithm, UAX #9) makes the phrase one right-to-left unit, [MASK] and all, whatever surrounds it. The marks are
-invisible, and attention_core.text drops them from a sentence typed or pasted back.
+invisible, and attention_core.story.text drops them from a sentence typed or pasted back.
 """
 
 from __future__ import annotations

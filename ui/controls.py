@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from attention_core.attention_model import AttentionModel
-from attention_core.embeddings import EmbeddingKind, Sentence, embed_sentence
-from attention_core.text import MAX_TOKENS, READABLE_TOKENS, ReadSentence, read_sentence
+from attention_core.models.interface import AttentionModel
+from attention_core.story.embeddings import EmbeddingKind, Sentence, embed_sentence
+from attention_core.story.text import MAX_TOKENS, READABLE_TOKENS, ReadSentence, read_sentence
 from ui.bidi import isolate_arabic
 from ui.examples import DEFAULT_SENTENCE, EXAMPLES
 from ui.lesson_view import show_where_to_look, start_lesson

@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
-from attention_core.corpora import SHIPPED_MIX, Corpus, CorpusError, lines_from_bytes, load_corpus, own_corpus
-from attention_core.live_training import LIMITS
+from attention_core.training.corpora import SHIPPED_MIX, Corpus, CorpusError, lines_from_bytes, load_corpus, own_corpus
+from attention_core.training.live import LIMITS
 
 # The Qurʾān comes first: the quickest to start (its pieces are learned in about a second; the mix takes ~30 s).
 BUILT_IN_CHOICES = {

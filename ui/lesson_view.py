@@ -10,7 +10,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import streamlit as st
 
-from attention_core.figure_marks import label_index, outline_cell
+from attention_core.figures.marks import label_index, outline_cell
 from ui.bidi import isolate_arabic
 from ui.examples import LESSON_PARAM, LESSONS, Lesson
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from attention_core.attention_model import AttentionModel
-from attention_core.corpora import CREDITS
-from attention_core.inference import TrainedModel, load_model
-from attention_core.live_training import TrainingRun
-from attention_core.pretrained import CREDIT as ENGLISH_CREDIT
-from attention_core.pretrained import ModelNotInstalledError, PretrainedModel, load_minilm
+from attention_core.models.interface import AttentionModel
+from attention_core.models.pretrained import CREDIT as ENGLISH_CREDIT
+from attention_core.models.pretrained import ModelNotInstalledError, PretrainedModel, load_minilm
+from attention_core.models.trained import TrainedModel, load_model
+from attention_core.training.corpora import CREDITS
+from attention_core.training.live import TrainingRun
 from ui.show import plain
 from ui.train_form import corpus_label
 

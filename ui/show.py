@@ -9,8 +9,8 @@ import streamlit as st
 import torch
 from streamlit.delta_generator import DeltaGenerator
 
-from attention_core.figures import CAPTIONS, MatrixKind, figure_table, heatmap_grid
-from attention_core.word_pieces import neighbour_blocks, pool_to_words
+from attention_core.figures.heatmaps import CAPTIONS, MatrixKind, figure_table, heatmap_grid
+from attention_core.models.word_pieces import neighbour_blocks, pool_to_words
 from ui.lesson_view import mark_lesson_cell
 from ui.style import for_projector
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import streamlit as st
 
-from attention_core.figures import enlarged
+from attention_core.figures.heatmaps import enlarged
 
 PRESENTATION_KEY = "presentation"
 PRESENTATION_SCALE = 1.4  # figure fonts and heights grow by this much on a projector

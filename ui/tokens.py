@@ -1,5 +1,6 @@
 """How a model's tokens are drawn: MiniLM reads word pieces and adds [CLS]/[SEP]; a page shows whole words by
-default (pooled as attention_core.word_pieces explains) and can show the pieces or hide the two special tokens."""
+default (pooled as attention_core.models.word_pieces explains) and can show the pieces or hide the two special
+tokens."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from dataclasses import dataclass
 import streamlit as st
 import torch
 
-from attention_core.attention_model import Analysis, AttentionModel
-from attention_core.figures import word_labels
-from attention_core.word_pieces import shown_attention
+from attention_core.figures.heatmaps import word_labels
+from attention_core.models.interface import Analysis, AttentionModel
+from attention_core.models.word_pieces import shown_attention
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from attention_core.corpora import SHIPPED_MIX
+from attention_core.training.corpora import SHIPPED_MIX
 
 FORM_KEYS = ("train_corpus", "train_paste", "train_preset", "train_budget_by", "train_minutes", "train_steps",
              "train_probe")  # fmt: skip

@@ -1,7 +1,7 @@
 """Train the masked-language model: the CLI and the UI-agnostic `train(...)` it shares with the app.
 
-    python -m attention_core.train --corpus quran --minutes 10 --out checkpoints/quran
-    torchrun --nproc_per_node=2 -m attention_core.train --corpus quran --minutes 10 --out checkpoints/quran
+    python -m attention_core.training.train --corpus quran --minutes 10 --out checkpoints/quran
+    torchrun --nproc_per_node=2 -m attention_core.training.train --corpus quran --minutes 10 --out checkpoints/quran
 
 The trainer knows nothing about the UI: it reports every step to `on_step` (the CLI draws a tqdm bar, the app a
 live chart) and stops when `should_stop()` says so. Under torchrun it runs DistributedDataParallel (gloo on CPU,
@@ -23,15 +23,15 @@ from pathlib import Path
 import torch
 import torch.distributed as dist
 
-from attention_core.baselines import BigramCounts
-from attention_core.batches import Lexicon, encode_lines, length_bucketed_batches
-from attention_core.checkpoint import OPTIMIZER, CheckpointError, load_checkpoint, read_tensors, save_checkpoint
-from attention_core.corpora import SHIPPED_MIX, Corpus, CorpusError, load_corpus
-from attention_core.encoder import EncoderConfig, MaskedLanguageModel, preset
-from attention_core.evaluate import StopRequested, evaluate
-from attention_core.masking import MaskedBatch, mask_words
-from attention_core.prepare import OnPrepare, Prepared, prepare
-from attention_core.vocabulary import Vocabulary
+from attention_core.models.checkpoint import OPTIMIZER, CheckpointError, load_checkpoint, read_tensors, save_checkpoint
+from attention_core.models.encoder import EncoderConfig, MaskedLanguageModel, preset
+from attention_core.models.vocabulary import Vocabulary
+from attention_core.training.baselines import BigramCounts
+from attention_core.training.batches import Lexicon, encode_lines, length_bucketed_batches
+from attention_core.training.corpora import SHIPPED_MIX, Corpus, CorpusError, load_corpus
+from attention_core.training.evaluate import StopRequested, evaluate
+from attention_core.training.masked_lm import MaskedBatch, mask_words
+from attention_core.training.prepare import OnPrepare, Prepared, prepare
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class TrainSettings:
     mask_rate: float = 0.15  # share of words chosen for prediction (BERT: 15 %)
     seed: int = 0  # seeds the weights, the batch order and the masks
     eval_every: int = 1000  # steps between held-out evaluations (each costs about 2 s)
-    eval_lines: int = 300  # held-out lines scored during training (the full score is attention_core.evaluate)
+    eval_lines: int = 300  # held-out lines scored during training (the full score is attention_core.training.evaluate)
     log_every: int = 50  # steps between metric lines in metrics.jsonl
     save_every_s: float = 120.0  # seconds between checkpoint saves (and one at the end)
     min_count: int = 2  # a word needs this many training occurrences to be one the model can guess

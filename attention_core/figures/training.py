@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from attention_core.train import StepReport
+from attention_core.training.train import StepReport
 
 _SMOOTHING = 25  # steps in the moving average drawn over the noisy per-step loss
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import torch
 
-from attention_core.attention import attention
-from attention_core.attention_model import AttentionModel
-from attention_core.text import Token
+from attention_core.models.interface import AttentionModel
+from attention_core.story.attention import attention
+from attention_core.story.text import Token
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from typing import Literal
 
 import torch
 
-from attention_core.positional import positional_encoding
-from attention_core.text import Token
+from attention_core.story.positional import positional_encoding
+from attention_core.story.text import Token
 
 EmbeddingKind = Literal["random", "one-hot"]
 

@@ -20,11 +20,12 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from attention_core.multihead import MultiHeadAttention
-from attention_core.positional import RelativePositionBias, positional_encoding
+from attention_core.models.multihead import MultiHeadAttention
+from attention_core.models.position_bias import RelativePositionBias
+from attention_core.story.positional import positional_encoding
 
 if TYPE_CHECKING:
-    from attention_core.vocabulary import Vocabulary
+    from attention_core.models.vocabulary import Vocabulary
 
 
 @dataclass(frozen=True)

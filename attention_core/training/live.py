@@ -34,15 +34,15 @@ from typing import Literal
 
 import torch
 
-from attention_core.checkpoint import WEIGHTS, CheckpointError
-from attention_core.corpora import BUILT_IN, CREDITS, Corpus, CorpusError
-from attention_core.encoder import MaskedLanguageModel, preset
-from attention_core.inference import TrainedModel
-from attention_core.model_archive import unpack_model_archive
-from attention_core.prepare import Prepared
-from attention_core.text import Token, tokenize
-from attention_core.train import Spent, StepReport, TrainSettings, train
-from attention_core.vocabulary import Vocabulary
+from attention_core.models.archive import unpack_model_archive
+from attention_core.models.checkpoint import WEIGHTS, CheckpointError
+from attention_core.models.encoder import MaskedLanguageModel, preset
+from attention_core.models.trained import TrainedModel
+from attention_core.models.vocabulary import Vocabulary
+from attention_core.story.text import Token, tokenize
+from attention_core.training.corpora import BUILT_IN, CREDITS, Corpus, CorpusError
+from attention_core.training.prepare import Prepared
+from attention_core.training.train import Spent, StepReport, TrainSettings, train
 
 Status = Literal["ready", "running", "stopped", "finished", "failed"]
 

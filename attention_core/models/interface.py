@@ -13,10 +13,10 @@ from typing import Protocol
 import torch
 from torch import nn
 
-from attention_core.embeddings import Sentence
-from attention_core.multihead import MultiHeadAttention
-from attention_core.text import Token, tokenize
-from attention_core.word_pieces import WordPieces
+from attention_core.models.multihead import MultiHeadAttention
+from attention_core.models.word_pieces import WordPieces
+from attention_core.story.embeddings import Sentence
+from attention_core.story.text import Token, tokenize
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 
 import torch
 
-from attention_core.pieces import MAX_PIECES
-from attention_core.text import tokenize
-from attention_core.vocabulary import Vocabulary
+from attention_core.models.piece_tokenizer import MAX_PIECES
+from attention_core.models.vocabulary import Vocabulary
+from attention_core.story.text import tokenize
 
 
 class Lexicon:

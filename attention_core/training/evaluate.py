@@ -1,6 +1,6 @@
 """Score a trained model on held-out text against counting baselines, on the very same masks.
 
-    python -m attention_core.evaluate --checkpoint checkpoints/quran --corpus quran
+    python -m attention_core.training.evaluate --checkpoint checkpoints/quran --corpus quran
 
 prints one JSON object: top1, top5, n_masked for the model, and unigram_top1/top5 and bigram_top1/top5 for the
 counting baselines. The default masks every held-out word in turn, one at a time (no sampling noise); with
@@ -19,11 +19,11 @@ from dataclasses import dataclass
 
 import torch
 
-from attention_core.baselines import BigramCounts
-from attention_core.batches import Lexicon, encode_lines, pad
-from attention_core.checkpoint import CheckpointError, load_checkpoint
-from attention_core.corpora import Corpus, CorpusError, load_corpus
-from attention_core.encoder import MaskedLanguageModel
+from attention_core.models.checkpoint import CheckpointError, load_checkpoint
+from attention_core.models.encoder import MaskedLanguageModel
+from attention_core.training.baselines import BigramCounts
+from attention_core.training.batches import Lexicon, encode_lines, pad
+from attention_core.training.corpora import Corpus, CorpusError, load_corpus
 
 
 class StopRequested(Exception):  # noqa: N818 (control flow: Stop was pressed, nothing went wrong)
@@ -180,7 +180,9 @@ def train_counts(lexicon: Lexicon, corpus: Corpus, max_len: int) -> BigramCounts
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Held-out masked-word accuracy against counting baselines.")
-    parser.add_argument("--checkpoint", required=True, help="checkpoint folder written by attention_core.train")
+    parser.add_argument(
+        "--checkpoint", required=True, help="checkpoint folder written by attention_core.training.train"
+    )
     parser.add_argument("--corpus", default="quran,hadith",
                         help="quran, hadith, a mix (quran,hadith: parts scored alone), or a text file")  # fmt: skip
     parser.add_argument("--mode", choices=["every-word", "random"], default="every-word",

@@ -11,7 +11,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from attention_core.attention import attention
+from attention_core.story.attention import attention
 
 
 class MultiHeadAttention(nn.Module):

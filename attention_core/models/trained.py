@@ -13,15 +13,15 @@ from pathlib import Path
 
 import torch
 
-from attention_core.attention_model import Analysis, MaskedWordModel
-from attention_core.checkpoint import load_checkpoint
-from attention_core.embeddings import Sentence
-from attention_core.encoder import EncoderConfig, MaskedLanguageModel
-from attention_core.text import MASK, Token, tokenize
-from attention_core.vocabulary import CLS, Vocabulary
-from attention_core.word_pieces import WordPieces
+from attention_core.models.checkpoint import load_checkpoint
+from attention_core.models.encoder import EncoderConfig, MaskedLanguageModel
+from attention_core.models.interface import Analysis, MaskedWordModel
+from attention_core.models.vocabulary import CLS, Vocabulary
+from attention_core.models.word_pieces import WordPieces
+from attention_core.story.embeddings import Sentence
+from attention_core.story.text import MASK, Token, tokenize
 
-SHIPPED = Path(__file__).parent / "shipped" / "arabic"
+SHIPPED = Path(__file__).parents[1] / "shipped" / "arabic"  # attention_core/shipped/arabic
 CLS_TOKEN = Token(CLS, CLS, is_word=False)
 
 

@@ -13,7 +13,7 @@ import tempfile
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from attention_core.checkpoint import (
+from attention_core.models.checkpoint import (
     CONFIG,
     OLD_FORMAT,
     OPTIMIZER,
@@ -23,9 +23,9 @@ from attention_core.checkpoint import (
     CheckpointError,
     load_checkpoint,
 )
-from attention_core.encoder import MaskedLanguageModel
-from attention_core.inference import TrainedModel
-from attention_core.vocabulary import Vocabulary
+from attention_core.models.encoder import MaskedLanguageModel
+from attention_core.models.trained import TrainedModel
+from attention_core.models.vocabulary import Vocabulary
 
 MAX_ARCHIVE_BYTES = 60_000_000  # a base-preset model with its optimizer state zips to about 50 MB
 MAX_UNPACKED_BYTES = 200_000_000

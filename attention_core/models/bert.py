@@ -18,7 +18,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from attention_core.multihead import MultiHeadAttention
+from attention_core.models.multihead import MultiHeadAttention
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from attention_core.baselines import BigramCounts
-from attention_core.batches import Lexicon, encode_lines
-from attention_core.corpora import Corpus
-from attention_core.evaluate import StopRequested
-from attention_core.vocabulary import Vocabulary, build_vocabulary
+from attention_core.models.vocabulary import Vocabulary, build_vocabulary
+from attention_core.training.baselines import BigramCounts
+from attention_core.training.batches import Lexicon, encode_lines
+from attention_core.training.corpora import Corpus
+from attention_core.training.evaluate import StopRequested
 
 CHECK_EVERY_LINES = 100  # a hundred hadith records tokenize in about 0.1 s: Stop waits no longer than that
 
