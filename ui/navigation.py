@@ -13,10 +13,11 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
-import ui.server  # noqa: F401 — process-wide memory settings, applied on first import
 from ui.models import MODEL_CREDIT
+from ui.server import limit_malloc_arenas
 from ui.style import apply_style, presentation_toggle
 
+limit_malloc_arenas()  # process-wide memory setting, once per process (this module is imported once)
 _FRAMED = "app_frame_seen"  # session key: this session has had its first run
 SIDEBAR_NOTE = (
     "Attention is each word becoming a mix of the words it resembles. Start with raw similarity, "

@@ -19,6 +19,3 @@ def limit_malloc_arenas(arenas: int = 2) -> bool:
         return bool(libc.mallopt(_M_ARENA_MAX, arenas))
     except (OSError, AttributeError):
         return False
-
-
-ARENAS_LIMITED = limit_malloc_arenas()

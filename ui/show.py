@@ -70,8 +70,8 @@ def flag_unknown_words(labels: list[str], known: tuple[bool, ...]) -> None:
         )
 
 
-# A grid of heads draws at most this many cells (MiniLM at 512 pieces: 78 × 512² = 20 M). The Arabic model's
-# 3 × 5 panels of 256 words were 1 M cells, 8 MB of JSON and 320 ms a rerun; pooled in pairs, a quarter of that.
+# A grid of heads draws at most this many cells (MiniLM at 512 pieces would be 78 × 512² = 20 M); past it,
+# neighbouring words are pooled, so a long text's grid stays a size a browser draws quickly (docs/speed.md).
 GRID_CELLS = 800_000
 
 

@@ -311,8 +311,8 @@ def heatmap_grid(
     share a second scale, symmetric around 0. Right to left, the whole grid is mirrored: head 1 on the right.
 
     The grid is drawn as one big matrix on one pair of axes (panels side by side, blank gaps between them), one
-    trace per colour scale: Plotly's cost is per trace and per axis, and MiniLM's 6 × 13 panels as 78 traces on
-    156 axes took 70 ms to build and copy, one trace takes a few. Hover names the panel and the two words
+    trace per colour scale, because Plotly's cost grows with every trace and every pair of axes (docs/speed.md
+    has the measurement). Hover names the panel and the two words
     ("L4 · it → H2 · animal: 0.640"). Without a panel_height, panels are about square on a wide page."""
     values = matrices.detach().to(torch.float32).cpu().numpy()
     n_grid_rows, n_grid_cols, n, _ = values.shape

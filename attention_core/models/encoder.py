@@ -5,7 +5,7 @@ A word's vector is the mean of its pieces' vectors (fastText's idea), so every t
 runs over whole words. The predictor scores every output word by its own vector built the same way (tied weights:
 predicting a word = finding the word vector nearest to the masked place's final vector).
 
-A layer is two residual lines (pre-norm, as in GPT-2 and nanoGPT, which trains stably without warm-up tricks):
+A layer is two residual lines (pre-norm, as in GPT-2 and nanoGPT; the trainer still warms up its learning rate):
     x = x + attention(norm(x))
     x = x + feed_forward(norm(x))
 """

@@ -21,7 +21,7 @@ from attention_core.story.text import Token
 
 @dataclass(frozen=True)
 class HeadView:
-    tokens: tuple[Token, ...]  # [CLS] then the sentence
+    tokens: tuple[Token, ...]  # the model's tokens: [CLS], the sentence, and [SEP] for a model that adds it (MiniLM)
     x: torch.Tensor  # (n, d) what the layer's attention reads (normalised)
     V1: torch.Tensor  # (n, d_h) queries
     V2: torch.Tensor  # (n, d_h) keys

@@ -17,7 +17,8 @@ from collections.abc import Iterable
 
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
-PAD, UNK, MASK, CLS = "[PAD]", "[UNK]", "[MASK]", "[CLS]"
+from attention_core.story.text import CLS, MASK, PAD, UNK
+
 SPECIALS = (PAD, UNK, MASK, CLS)  # piece ids 0, 1, 2, 3, as the word ids of the vocabulary
 MAX_PIECES = 12  # a word split into more pieces keeps its first twelve (longer words are names or typos)
 

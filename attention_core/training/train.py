@@ -38,7 +38,7 @@ from attention_core.training.prepare import OnPrepare, Prepared, prepare
 class TrainSettings:
     steps: int | None = None  # stop after this many steps (None: only the time budget counts)
     minutes: float | None = 10.0  # stop after this many minutes of training (None: only steps count)
-    lr: float = 6e-3  # peak learning rate of AdamW, reached after the warm-up, then cosine decay to 10 %
+    lr: float = 6e-3  # peak learning rate of AdamW, reached after the warm-up, then cosine decay to lr · final_lr
     batch_size: int = 96  # sentences per step (one ayah each for the Qur'an: about 1,200 words)
     max_batch_tokens: int = 6000  # a batch of long windows (hadith) holds fewer sentences: steps cost alike
     warmup: int = 200  # steps of linear warm-up
@@ -87,10 +87,6 @@ class TrainResult:
     history: list[StepReport] = field(default_factory=list)
     prepared: Prepared | None = None  # the encoded text, for the next run on the same corpus and vocabulary
     stopped: bool = False  # should_stop() ended it before its budget was used
-
-
-def set_seed(seed: int) -> None:
-    torch.manual_seed(seed)
 
 
 def learning_rate(settings: TrainSettings, step: int, progress: float) -> float:
@@ -177,7 +173,7 @@ def _start(
                            max_vocab=settings.max_vocab, n_pieces=settings.n_pieces, on_prepare=on_prepare,
                            should_stop=should_stop)  # fmt: skip
     if not resume:
-        set_seed(settings.seed)
+        torch.manual_seed(settings.seed)
         model = MaskedLanguageModel.for_vocabulary(base, prepared.vocabulary)
     return model.train(), prepared, step, saved
 
