@@ -38,15 +38,18 @@ def scores(checkpoint: Path, corpus: Corpus, max_lines: int | None) -> dict[str,
     results = {}
     for mode in PROTOCOLS:
         started = time.monotonic()
-        results[mode] = evaluate(model, lexicon, corpus, mode=mode, rate=0.15, seeds=3, max_lines=max_lines,
-                                 counts=counts)  # fmt: skip
+        results[mode] = evaluate(
+            model, lexicon, corpus, mode=mode, rate=0.15, seeds=3, max_lines=max_lines, counts=counts
+        )
         results[mode]["seconds"] = time.monotonic() - started
     return results
 
 
 def score_table(results: dict[str, dict]) -> str:
-    header = ("| held-out lines | protocol | masks | model top-1 | model top-5 | bigram top-1 | bigram top-5 | "
-              "unigram top-1 | model − bigram (top-1) | target |\n" + "|---" * 10 + "|")  # fmt: skip
+    header = (
+        "| held-out lines | protocol | masks | model top-1 | model top-5 | bigram top-1 | bigram top-5 | "
+        "unigram top-1 | model − bigram (top-1) | target |\n" + "|---" * 10 + "|"
+    )
     rows = []
     for mode, result in results.items():
         for name, part in result.get("parts", {result["corpus"]: result}).items():
@@ -101,20 +104,22 @@ def main(argv: list[str] | None = None) -> int:
     metrics = args.checkpoint / "metrics.jsonl"
     start = json.loads(metrics.read_text(encoding="utf-8").splitlines()[0]) if metrics.is_file() else {}
     lines_note = f"the first {args.max_lines:,} held-out lines of each" if args.max_lines else "every held-out line"
-    text = "\n\n".join([
-        "# The shipped Arabic model's scores\n\nWritten by `python bench/arabic_model_report.py` "
-        f"({time.strftime('%Y-%m-%d')}); do not edit by hand. Checkpoint `{shown_path(args.checkpoint)}`, "
-        f"{lines_note}.",
-        "## Held-out masked-word accuracy (same masks for every method)\n\n" + score_table(results),
-        "A masked word the model cannot guess (not among its output words) is a miss for every method; punctuation "
-        "is never masked. The bigram scores a word w by P(w | left) · P(right | w), counted on the same training "
-        "text (β = 10).",
-        "## Learning curve (held-out top-1 during training, "
-        f"{start.get('settings', {}).get('eval_lines', '?')} lines of each part)\n\n"
-        + (learning_curve(metrics) if metrics.is_file() else "(no metrics.jsonl beside the checkpoint)"),
-        "## The model\n\n```json\n" + json.dumps(config, indent=2) + "\n```\n\nTraining settings: "
-        f"`{json.dumps(start.get('settings', {}))}`",
-    ])  # fmt: skip
+    text = "\n\n".join(
+        [
+            "# The shipped Arabic model's scores\n\nWritten by `python bench/arabic_model_report.py` "
+            f"({time.strftime('%Y-%m-%d')}); do not edit by hand. Checkpoint `{shown_path(args.checkpoint)}`, "
+            f"{lines_note}.",
+            "## Held-out masked-word accuracy (same masks for every method)\n\n" + score_table(results),
+            "A masked word the model cannot guess (not among its output words) is a miss for every method; punctuation "
+            "is never masked. The bigram scores a word w by P(w | left) · P(right | w), counted on the same training "
+            "text (β = 10).",
+            "## Learning curve (held-out top-1 during training, "
+            f"{start.get('settings', {}).get('eval_lines', '?')} lines of each part)\n\n"
+            + (learning_curve(metrics) if metrics.is_file() else "(no metrics.jsonl beside the checkpoint)"),
+            "## The model\n\n```json\n" + json.dumps(config, indent=2) + "\n```\n\nTraining settings: "
+            f"`{json.dumps(start.get('settings', {}))}`",
+        ]
+    )
     args.out.write_text(text + "\n", encoding="utf-8")
     print(f"wrote {args.out}")
     return 0

@@ -20,11 +20,13 @@ def curve(path: Path) -> str:
     start = next(r for r in records if r.get("event") == "start")
     evaluations = [r for r in records if r.get("event") in ("eval", "end") and "parts" in r]
     settings = start["settings"]
-    title = (f"**{path}** — corpus `{start['corpus']}`, {start['config']['n_layers']} layers × "
-             f"{start['config']['n_heads']} heads, d = {start['config']['d_model']}, dropout "
-             f"{start['config']['dropout']}, mask rate {settings['mask_rate']}, budget "
-             f"{settings['minutes']} min / {settings['steps']} steps, {settings['eval_lines']} held-out lines per "
-             "part at each evaluation")  # fmt: skip
+    title = (
+        f"**{path}** — corpus `{start['corpus']}`, {start['config']['n_layers']} layers × "
+        f"{start['config']['n_heads']} heads, d = {start['config']['d_model']}, dropout "
+        f"{start['config']['dropout']}, mask rate {settings['mask_rate']}, budget "
+        f"{settings['minutes']} min / {settings['steps']} steps, {settings['eval_lines']} held-out lines per "
+        "part at each evaluation"
+    )
     if not evaluations:
         return title + "\n\n(no evaluations)"
     names = list(evaluations[0]["parts"])

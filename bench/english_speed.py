@@ -74,8 +74,12 @@ def model_speed(reps: int) -> list[tuple[str, float]]:
             t = time.perf_counter()
             english.analyze(tokens)
             times.append(time.perf_counter() - t)
-        rows.append((f"analyze: all 72 maps at {n} pieces (torch threads {torch.get_num_threads()})",
-                     1000 * statistics.median(times)))  # fmt: skip
+        rows.append(
+            (
+                f"analyze: all 72 maps at {n} pieces (torch threads {torch.get_num_threads()})",
+                1000 * statistics.median(times),
+            )
+        )
     return rows
 
 
@@ -99,8 +103,10 @@ def cold_start(port: int, runs: int) -> list[dict[str, float]]:
     Multi-head page (MiniLM's first load), one on the Arabic Similarity page (the Arabic model's first load):
     when each one's first chart data leaves the server and when each first heatmap is visible."""
     base = f"http://127.0.0.1:{port}"
-    urls = {"english": f"{base}/heads?heads_sentence=" + urllib.parse.quote(CORE),
-            "arabic": f"{base}/similarity?similarity_sentence=" + urllib.parse.quote(quran_sentence(32))}  # fmt: skip
+    urls = {
+        "english": f"{base}/heads?heads_sentence=" + urllib.parse.quote(CORE),
+        "arabic": f"{base}/similarity?similarity_sentence=" + urllib.parse.quote(quran_sentence(32)),
+    }
     results = []
     for browser, started, health in cold_starts(port, runs):
         run, contexts, pages = {"health": health}, [], {}
@@ -128,16 +134,20 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8613)
     parser.add_argument("--skip-cold", action="store_true")
     args = parser.parse_args()
-    print(f"# english_speed — {time.strftime('%Y-%m-%d %H:%M')}, {git_state()}, {os.cpu_count()} CPUs, "
-          f"load average {os.getloadavg()[0]:.2f}")  # fmt: skip
+    print(
+        f"# english_speed — {time.strftime('%Y-%m-%d %H:%M')}, {git_state()}, {os.cpu_count()} CPUs, "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
 
     print("\n## 1. MiniLM's attention maps, called directly (median)")
     for name, ms in model_speed(args.reps):
         verdict = "" if "72 maps at 32 " not in name else ("  met" if ms <= MAPS_TARGET_MS else "  MISSED")
         print(f"{name:<62} {ms:8.1f} ms{verdict}")
 
-    print(f"\n## 2. One rerun after an interaction, 32 word pieces (AppTest, median of {args.reps}), target "
-          f"{INTERACTION_TARGET_MS:.0f} ms")  # fmt: skip
+    print(
+        f"\n## 2. One rerun after an interaction, 32 word pieces (AppTest, median of {args.reps}), target "
+        f"{INTERACTION_TARGET_MS:.0f} ms"
+    )
     header = f"{'page':<11} {'interaction':<26} {'median ms':>9} " + " ".join(f"{s:>9}" for s in STEPS) + " notices"
     print(header)
     print("-" * len(header))
@@ -155,15 +165,19 @@ def main() -> None:
         for run in runs:
             both_data = max(run["english data"], run["arabic data"])
             both_visible = max(run["english visible"], run["arabic visible"])
-            print(f"health {run['health']:.2f} s · first chart data: English {run['english data']:.2f} s, Arabic "
-                  f"{run['arabic data']:.2f} s · visible: English {run['english visible']:.2f} s, Arabic "
-                  f"{run['arabic visible']:.2f} s · both models drawn {both_visible:.2f} s "
-                  f"({'met' if both_data <= COLD_TARGET_S else 'MISSED'} on data: {both_data:.2f} s)")  # fmt: skip
+            print(
+                f"health {run['health']:.2f} s · first chart data: English {run['english data']:.2f} s, Arabic "
+                f"{run['arabic data']:.2f} s · visible: English {run['english visible']:.2f} s, Arabic "
+                f"{run['arabic visible']:.2f} s · both models drawn {both_visible:.2f} s "
+                f"({'met' if both_data <= COLD_TARGET_S else 'MISSED'} on data: {both_data:.2f} s)"
+            )
         data = [max(r["english data"], r["arabic data"]) for r in runs]
         visible = [max(r["english visible"], r["arabic visible"]) for r in runs]
-        print(f"both models, first chart data: median {statistics.median(data):.2f} s ({min(data):.2f}–"
-              f"{max(data):.2f}); visible: median {statistics.median(visible):.2f} s ({min(visible):.2f}–"
-              f"{max(visible):.2f})")  # fmt: skip
+        print(
+            f"both models, first chart data: median {statistics.median(data):.2f} s ({min(data):.2f}–"
+            f"{max(data):.2f}); visible: median {statistics.median(visible):.2f} s ({min(visible):.2f}–"
+            f"{max(visible):.2f})"
+        )
 
 
 if __name__ == "__main__":

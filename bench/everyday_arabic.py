@@ -153,8 +153,9 @@ class Report:
 def measure(model: TrainedModel, sentences: list[str]) -> Report:
     """Every measure of this benchmark on one model."""
     guessed = guess_blanks(model, common_word_blanks(sentences), k=5)
-    return Report(model.name, model.step, len(sentences), coverage(model, sentences), guessed,
-                  word_splits(model, sentences))  # fmt: skip
+    return Report(
+        model.name, model.step, len(sentences), coverage(model, sentences), guessed, word_splits(model, sentences)
+    )
 
 
 def summary(report: Report) -> dict[str, float | int | str]:
@@ -187,16 +188,20 @@ def print_report(report: Report) -> None:
     for norm in sorted({g.blank.hidden.norm for g in report.guessed}):
         group = [g for g in report.guessed if g.blank.hidden.norm == norm]
         print(f"    {WRITTEN[norm]:<6} {len(group):>6} {hit_rate(group, 1):>7.1%} {hit_rate(group, 5):>7.1%}")
-    print(f"    {'all':<6} {len(report.guessed):>6} {hit_rate(report.guessed, 1):>7.1%} "
-          f"{hit_rate(report.guessed, 5):>7.1%}")  # fmt: skip
+    print(
+        f"    {'all':<6} {len(report.guessed):>6} {hit_rate(report.guessed, 1):>7.1%} "
+        f"{hit_rate(report.guessed, 5):>7.1%}"
+    )
     print("\n(c) examples: the sentence with its blank → top-3 guesses (the hidden word)")
     for g in examples(report.guessed):
         shown = " ".join(t.surface for t in g.blank.tokens)
         top3 = "، ".join(f"{word} {p:.2f}" for word, p in g.guesses[:3])
         print(f"    {shown}\n        → {top3}   ({g.blank.hidden.surface})")
     splits = report.splits
-    print(f"\n(d) read in several pieces: {len(splits.pieces)} of {splits.n_distinct} distinct words "
-          f"({splits.n_split_occurrences} of {splits.n_occurrences} occurrences)")  # fmt: skip
+    print(
+        f"\n(d) read in several pieces: {len(splits.pieces)} of {splits.n_distinct} distinct words "
+        f"({splits.n_split_occurrences} of {splits.n_occurrences} occurrences)"
+    )
     for word, pieces in list(splits.pieces.items())[:15]:
         print(f"    {word} = {' '.join(pieces)}")
 

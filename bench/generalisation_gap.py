@@ -41,8 +41,10 @@ def main(argv: list[str] | None = None) -> int:
         seen = evaluate(model, lexicon, replace(corpus, held_out=corpus.train), max_lines=args.lines, counts=counts)
         results[name] = {"held_out": held_out["top1"], "train": seen["top1"], "bigram": held_out["bigram_top1"]}
         gap = 100 * (seen["top1"] - held_out["top1"])
-        print(f"| {name} | {held_out['top1']:.1%} | {seen['top1']:.1%} | {gap:+.1f} points | "
-              f"{held_out['bigram_top1']:.1%} |")  # fmt: skip
+        print(
+            f"| {name} | {held_out['top1']:.1%} | {seen['top1']:.1%} | {gap:+.1f} points | "
+            f"{held_out['bigram_top1']:.1%} |"
+        )
     print(json.dumps({"checkpoint": str(args.checkpoint), "step": step, "lines": args.lines, **results}))
     return 0
 

@@ -43,8 +43,13 @@ from app_server import cold_starts, first_chart_recorder, stop_all  # noqa: E402
 
 APP = str(ROOT / "app.py")
 PAGES = ["similarity", "trainable", "heads", "fill_blank", "word_order", "idea"]
-SENTENCE_KEY = {"similarity": "similarity_sentence", "trainable": "trainable_sentence", "heads": "heads_sentence",
-                "fill_blank": "fill_sentence", "word_order": "order_sentence"}  # fmt: skip
+SENTENCE_KEY = {
+    "similarity": "similarity_sentence",
+    "trainable": "trainable_sentence",
+    "heads": "heads_sentence",
+    "fill_blank": "fill_sentence",
+    "word_order": "order_sentence",
+}
 TARGET_MS = {32: 50.0, 512: 300.0}
 COLD_TARGET_S = 5.0
 # ---------------------------------------------------------------------------------------------------------------
@@ -167,13 +172,18 @@ def measure_page(page: str, sentences: tuple[str, str], reps: int, embedding: st
             raise RuntimeError(f"{page}: {at.exception[0].value}")
         charts = at.get("plotly_chart")
         specs = [json.loads(c.proto.spec) for c in charts]
-        rows.append({
-            "page": page, "interaction": name, "ms": 1000 * statistics.median(times),
-            "split": {step: 1000 * statistics.median(v) for step, v in split.items()},
-            "charts": len(charts), "json_mb": sum(len(c.proto.spec) for c in charts) / 1e6,
-            "words": max((len(f["layout"]["meta"]["cols"]) for f in specs if "meta" in f["layout"]), default=0),
-            "notices": [str(w.value).split("\n")[0][:110] for w in [*at.warning, *at.error]],
-        })  # fmt: skip
+        rows.append(
+            {
+                "page": page,
+                "interaction": name,
+                "ms": 1000 * statistics.median(times),
+                "split": {step: 1000 * statistics.median(v) for step, v in split.items()},
+                "charts": len(charts),
+                "json_mb": sum(len(c.proto.spec) for c in charts) / 1e6,
+                "words": max((len(f["layout"]["meta"]["cols"]) for f in specs if "meta" in f["layout"]), default=0),
+                "notices": [str(w.value).split("\n")[0][:110] for w in [*at.warning, *at.error]],
+            }
+        )
     return rows
 
 
@@ -194,9 +204,11 @@ def interaction_table(reps: int) -> list[dict]:
     # An Arabic sentence takes the trained model's vectors ("automatic"), which stop at 255 words: the
     # "random" rows draw the whole 512 × 512 on the pages that let the user pick random vectors.
     free = ["similarity", "trainable", "word_order"]
-    cases = [(32, "32", False, PAGES, None),
-             (512, "512" if shipped_cap >= 512 else f"512 (cut to {shipped_cap})", False, PAGES, None),
-             (512, "512 random vec.", shipped_cap < 512, free, "random")]  # fmt: skip
+    cases = [
+        (32, "32", False, PAGES, None),
+        (512, "512" if shipped_cap >= 512 else f"512 (cut to {shipped_cap})", False, PAGES, None),
+        (512, "512 random vec.", shipped_cap < 512, free, "random"),
+    ]
     for n, label, lift, pages, embedding in cases:
         ui.controls.MAX_TOKENS = 512 if lift else shipped_cap
         try:
@@ -256,13 +268,17 @@ def direct_steps(reps: int) -> list[tuple[str, float, str]]:
     small = embed_sentence(tokenize(quran_sentence(32)), "random", d=64, seed=0)
     small_labels = word_labels(small.labels, small.known)
     small_weights = attend(small.V).weights
-    f32 = add("32 × 32: heatmap(), as the app builds it",
-              lambda: heatmap(small_weights, small_labels, small_labels, kind="weights"))  # fmt: skip
+    f32 = add(
+        "32 × 32: heatmap(), as the app builds it",
+        lambda: heatmap(small_weights, small_labels, small_labels, kind="weights"),
+    )
     data32, layout32 = one_pass(f32)
     rebuilt = go.Figure(data=data32, layout=layout32)
     assert json.loads(plotly.io.to_json(rebuilt)) == json.loads(plotly.io.to_json(f32)), "one pass drew another figure"
-    add("32 × 32: the same figure, validated: go.Figure(data=…, layout=…)",
-        lambda: go.Figure(data=data32, layout=layout32))  # fmt: skip
+    add(
+        "32 × 32: the same figure, validated: go.Figure(data=…, layout=…)",
+        lambda: go.Figure(data=data32, layout=layout32),
+    )
     add(
         "32 × 32: figure check + to_json (st.plotly_chart's share)",
         lambda: (plotly.tools.return_figure_from_figure_or_data(f32, True), plotly.io.to_json(f32, validate=False)),
@@ -275,31 +291,47 @@ def direct_steps(reps: int) -> list[tuple[str, float, str]]:
     V = sentence.V
     add("similarity V·Vᵀ, 512 × 64", lambda: similarity(V))
     att = add("attend (scale + softmax), 512 × 64", lambda: attend(V))
-    add("model.analyze, 255 tokens + [CLS]", lambda: model.analyze(tokens),
-        lambda a: f"weights {tuple(a.weights.shape)}")  # fmt: skip
+    add(
+        "model.analyze, 255 tokens + [CLS]",
+        lambda: model.analyze(tokens),
+        lambda a: f"weights {tuple(a.weights.shape)}",
+    )
     labels = word_labels(sentence.labels, sentence.known)
     big = add("heatmap() 512 × 512, as the app builds it", lambda: heatmap(att.weights, labels, labels, kind="weights"))
     add("heatmap() 512 × 64 (V)", lambda: heatmap(V, labels, dimension_labels(64), columns="dimensions"))
-    add("plotly figure check (st.plotly_chart), 512 × 512",
-        lambda: plotly.tools.return_figure_from_figure_or_data(big, validate_figure=True))  # fmt: skip
-    add("plotly.io.to_json, 512 × 512", lambda: plotly.io.to_json(big, validate=False),
-        lambda s: f"{len(s) / 1e6:.1f} MB of JSON")  # fmt: skip
-    add("CSV export (figure_table + to_csv), 512 × 512", lambda: figure_table(big).to_csv(),
-        lambda s: f"{len(s) / 1e6:.1f} MB")  # fmt: skip
+    add(
+        "plotly figure check (st.plotly_chart), 512 × 512",
+        lambda: plotly.tools.return_figure_from_figure_or_data(big, validate_figure=True),
+    )
+    add(
+        "plotly.io.to_json, 512 × 512",
+        lambda: plotly.io.to_json(big, validate=False),
+        lambda s: f"{len(s) / 1e6:.1f} MB of JSON",
+    )
+    add(
+        "CSV export (figure_table + to_csv), 512 × 512",
+        lambda: figure_table(big).to_csv(),
+        lambda s: f"{len(s) / 1e6:.1f} MB",
+    )
     data, layout = one_pass(big)
-    add("the same 512 × 512 figure, validated: go.Figure(data=…, layout=…)",
-        lambda: go.Figure(data=data, layout=layout))  # fmt: skip
+    add(
+        "the same 512 × 512 figure, validated: go.Figure(data=…, layout=…)", lambda: go.Figure(data=data, layout=layout)
+    )
 
     def per_cell_hover() -> str:
         grid = att.weights.tolist()
         hover = [[f"{labels[i]} → {labels[j]}: {grid[i][j]:.3f}" for j in range(512)] for i in range(512)]
-        figure = go.Figure(go.Heatmap(z=grid, text=hover, hovertemplate="%{text}<extra></extra>",
-                                      colorscale="Blues", zmin=0, zmax=1))  # fmt: skip
+        figure = go.Figure(
+            go.Heatmap(z=grid, text=hover, hovertemplate="%{text}<extra></extra>", colorscale="Blues", zmin=0, zmax=1)
+        )
         plotly.tools.return_figure_from_figure_or_data(figure, validate_figure=True)
         return plotly.io.to_json(figure, validate=False)
 
-    add("per-cell hover text + Python lists 512 × 512: built + check + to_json", per_cell_hover,
-        lambda s: f"{len(s) / 1e6:.1f} MB of JSON")  # fmt: skip
+    add(
+        "per-cell hover text + Python lists 512 × 512: built + check + to_json",
+        per_cell_hover,
+        lambda s: f"{len(s) / 1e6:.1f} MB of JSON",
+    )
     analysis = model.analyze(tokens)
     grid_labels = word_labels(analysis.labels, analysis.known)
 
@@ -314,8 +346,11 @@ def direct_steps(reps: int) -> list[tuple[str, float, str]]:
     add("heads grid: 10 heatmaps 256 × 256, built + to_json", head_grid_256, lambda s: f"{s / 1e6:.1f} MB of JSON")
 
     def head_grid_csv() -> int:
-        return sum(len(figure_table(heatmap(m, grid_labels, grid_labels, kind="weights", compact=True)).to_csv())
-                   for layer in analysis.weights for m in [*layer, layer.mean(0)])  # fmt: skip
+        return sum(
+            len(figure_table(heatmap(m, grid_labels, grid_labels, kind="weights", compact=True)).to_csv())
+            for layer in analysis.weights
+            for m in [*layer, layer.mean(0)]
+        )
 
     add("heads grid: the same 10 heatmaps built + CSV export each", head_grid_csv, lambda s: f"{s / 1e6:.1f} MB")
     return rows
@@ -333,8 +368,9 @@ def cold_start(port: int, runs: int) -> list[dict[str, float]]:
     for browser, started, health in cold_starts(port, runs):
         data, visible = visit(browser, url, started)
         warm_data, warm_visible = visit(browser, url, None)
-        results.append({"health": health, "data": data, "visible": visible, "warm_data": warm_data,
-                        "warm_visible": warm_visible})  # fmt: skip
+        results.append(
+            {"health": health, "data": data, "visible": visible, "warm_data": warm_data, "warm_visible": warm_visible}
+        )
     return results
 
 
@@ -377,24 +413,30 @@ def main() -> None:
     args = parser.parse_args()
     import torch
 
-    print(f"# interaction_speed — {time.strftime('%Y-%m-%d %H:%M')}, {git_state()}, {os.cpu_count()} CPUs, torch "
-          f"threads {torch.get_num_threads()}, load average {os.getloadavg()[0]:.2f}")  # fmt: skip
+    print(
+        f"# interaction_speed — {time.strftime('%Y-%m-%d %H:%M')}, {git_state()}, {os.cpu_count()} CPUs, torch "
+        f"threads {torch.get_num_threads()}, load average {os.getloadavg()[0]:.2f}"
+    )
 
     if not args.skip_pages:
         print(f"\n## 1. Server time of one rerun after an interaction (AppTest, median of {args.reps} after warm-up)")
         rows = interaction_table(args.reps)
-        header = (f"{'page':<11} {'tokens':<16} {'interaction':<26} {'median ms':>9} {'target':>7} {'':<4} "
-                  + " ".join(f"{s:>9}" for s in STEPS)
-                  + f" {'other':>7} {'charts':>6} {'words':>5} {'JSON MB':>7}")  # fmt: skip
+        header = (
+            f"{'page':<11} {'tokens':<16} {'interaction':<26} {'median ms':>9} {'target':>7} {'':<4} "
+            + " ".join(f"{s:>9}" for s in STEPS)
+            + f" {'other':>7} {'charts':>6} {'words':>5} {'JSON MB':>7}"
+        )
         print(header)
         print("-" * len(header))
         for r in rows:
             target = TARGET_MS[r["n"]]
             other = r["ms"] - sum(r["split"].values())
-            print(f"{r['page']:<11} {r['tokens']:<16} {r['interaction']:<26} {r['ms']:>9.0f} {target:>7.0f} "
-                  f"{'pass' if r['ms'] <= target else 'FAIL':<4} "
-                  + " ".join(f"{r['split'][s]:>9.0f}" for s in STEPS)
-                  + f" {other:>7.0f} {r['charts']:>6} {r['words']:>5} {r['json_mb']:>7.2f}")  # fmt: skip
+            print(
+                f"{r['page']:<11} {r['tokens']:<16} {r['interaction']:<26} {r['ms']:>9.0f} {target:>7.0f} "
+                f"{'pass' if r['ms'] <= target else 'FAIL':<4} "
+                + " ".join(f"{r['split'][s]:>9.0f}" for s in STEPS)
+                + f" {other:>7.0f} {r['charts']:>6} {r['words']:>5} {r['json_mb']:>7.2f}"
+            )
         import ui.controls
 
         print(f"\nThe pages' cap (MAX_TOKENS): {ui.controls.MAX_TOKENS}. Notices shown at 512 tokens:")
@@ -417,8 +459,13 @@ def main() -> None:
     if not args.skip_cold:
         print(f"\n## 3. Cold start (streamlit run app.py, port {args.port}; Chromium already running)")
         runs = cold_start(args.port, args.cold_runs)
-        columns = {"health": "health", "data": "chart data sent", "visible": "heatmap visible",
-                   "warm_data": "warm: data sent", "warm_visible": "warm: visible"}  # fmt: skip
+        columns = {
+            "health": "health",
+            "data": "chart data sent",
+            "visible": "heatmap visible",
+            "warm_data": "warm: data sent",
+            "warm_visible": "warm: visible",
+        }
         print(f"{'run':<5} " + " ".join(f"{title:>16}" for title in columns.values()))
         for i, run in enumerate(runs, 1):
             print(f"{i:<5} " + " ".join(f"{run[name]:>16.2f}" for name in columns))

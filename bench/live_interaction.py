@@ -106,8 +106,10 @@ def main() -> None:
                 wrapper.chmod(0o755)
                 chromium = str(wrapper)
             browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
-            print(f"{'page':<12}{'interaction':<34}{'server ms':>10}{'min':>7}{'max':>7}  {'fragment':<9}"
-                  f"{'round trip ms':>14}  target: server ≤ {target} ms at 32 tokens")  # fmt: skip
+            print(
+                f"{'page':<12}{'interaction':<34}{'server ms':>10}{'min':>7}{'max':>7}  {'fragment':<9}"
+                f"{'round trip ms':>14}  target: server ≤ {target} ms at 32 tokens"
+            )
             for path, (key, switch) in PAGES.items():
                 page = browser.new_page(viewport={"width": 1400, "height": 2000})
                 timer = Timer(page)
@@ -133,8 +135,10 @@ def main() -> None:
                     runs = [ms for ms, _ in timer.runs[1:]]
                     fragment = any(is_fragment for _, is_fragment in timer.runs[1:])
                     verdict = "pass" if statistics.median(runs) <= target else "FAIL"
-                    print(f"{path:<12}{name:<34}{statistics.median(runs):>10.0f}{min(runs):>7.0f}{max(runs):>7.0f}  "
-                          f"{'yes' if fragment else 'no':<9}{statistics.median(spans):>14.0f}  {verdict}")  # fmt: skip
+                    print(
+                        f"{path:<12}{name:<34}{statistics.median(runs):>10.0f}{min(runs):>7.0f}{max(runs):>7.0f}  "
+                        f"{'yes' if fragment else 'no':<9}{statistics.median(spans):>14.0f}  {verdict}"
+                    )
                 page.close()
             browser.close()
     finally:

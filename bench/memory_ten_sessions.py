@@ -182,8 +182,10 @@ async def sentence_session(browser: object, base: str, page_name: str, text: str
         log.append(f"{page_name:<11} {language:<8} FAILED at {step}: {type(error).__name__} (screenshot {shot})")
         return context
     errors = await page.locator("[data-testid='stException']").count()
-    log.append(f"{page_name:<11} {language:<8} typed + {kind} '{label}': "
-               f"{time.perf_counter() - started:.1f} s{', EXCEPTION on page' if errors else ''}")  # fmt: skip
+    log.append(
+        f"{page_name:<11} {language:<8} typed + {kind} '{label}': "
+        f"{time.perf_counter() - started:.1f} s{', EXCEPTION on page' if errors else ''}"
+    )
     return context
 
 
@@ -273,10 +275,12 @@ def main() -> None:
     except ImportError:
         how = "/proc/<pid>/status VmRSS"
     arenas = os.environ.get("MALLOC_ARENA_MAX")
-    print(f"# memory_ten_sessions — {time.strftime('%Y-%m-%d %H:%M')}"
-          f"{f', MALLOC_ARENA_MAX={arenas}' if arenas else ''}, RSS of the server process tree from {how}, "
-          f"every {SAMPLE_S} s; sentences of {len(tokenize(sentences['arabic']))} (Arabic) and "
-          f"{len(tokenize(ENGLISH))} (English) tokens")  # fmt: skip
+    print(
+        f"# memory_ten_sessions — {time.strftime('%Y-%m-%d %H:%M')}"
+        f"{f', MALLOC_ARENA_MAX={arenas}' if arenas else ''}, RSS of the server process tree from {how}, "
+        f"every {SAMPLE_S} s; sentences of {len(tokenize(sentences['arabic']))} (Arabic) and "
+        f"{len(tokenize(ENGLISH))} (English) tokens"
+    )
     scenarios = {None: [False, True], "plain": [False], "training": [True]}[args.only]
     rows = []
     for with_training in scenarios:
@@ -287,12 +291,16 @@ def main() -> None:
             print("  " + line)
         print(f"  all ten sessions done in {result['sessions_s']:.1f} s")
         rows.append((name, result))
-    print(f"\n{'scenario':<28} {'baseline':>9} {'1st page':>9} {'peak 10':>9} {'VmHWM':>7} {'closed':>7} "
-          f"{'< 1 GB':>7}   (MB)")  # fmt: skip
+    print(
+        f"\n{'scenario':<28} {'baseline':>9} {'1st page':>9} {'peak 10':>9} {'VmHWM':>7} {'closed':>7} "
+        f"{'< 1 GB':>7}   (MB)"
+    )
     for name, r in rows:
         peak = max(r["peak"], r["hwm"])
-        print(f"{name:<28} {r['baseline']:>9.0f} {r['first_page']:>9.0f} {r['peak']:>9.0f} {r['hwm']:>7.0f} "
-              f"{r['after_close']:>7.0f} {'yes' if peak < LIMIT_MB else 'NO':>7}")  # fmt: skip
+        print(
+            f"{name:<28} {r['baseline']:>9.0f} {r['first_page']:>9.0f} {r['peak']:>9.0f} {r['hwm']:>7.0f} "
+            f"{r['after_close']:>7.0f} {'yes' if peak < LIMIT_MB else 'NO':>7}"
+        )
     print(
         "baseline: after start, no session; 1st page: one session on /similarity; peak 10: highest sample with ten "
         "sessions open; VmHWM: the kernel's peak RSS of the server process; closed: 5 s after every session closed."

@@ -103,9 +103,15 @@ def run_hf(config: EncoderConfig, sequences: list[list[int]], vocab_size: int, s
     from transformers import BertConfig, BertForMaskedLM
 
     torch.manual_seed(0)
-    hf_config = BertConfig(vocab_size=vocab_size, hidden_size=config.d_model, num_hidden_layers=config.n_layers,
-                           num_attention_heads=config.n_heads, intermediate_size=config.d_ff,
-                           max_position_embeddings=config.max_len, pad_token_id=0)  # fmt: skip
+    hf_config = BertConfig(
+        vocab_size=vocab_size,
+        hidden_size=config.d_model,
+        num_hidden_layers=config.n_layers,
+        num_attention_heads=config.n_heads,
+        intermediate_size=config.d_ff,
+        max_position_embeddings=config.max_len,
+        pad_token_id=0,
+    )
     hf = BertForMaskedLM(hf_config).train()
     optimizer = torch.optim.AdamW(hf.parameters(), lr=1e-3)
     generator = torch.Generator().manual_seed(0)
@@ -129,8 +135,12 @@ def run_hf(config: EncoderConfig, sequences: list[list[int]], vocab_size: int, s
             flops += 3 * forward_flops(config, *ids.shape, ids.numel())  # HF predicts at every position
             if started and time.perf_counter() - started > seconds:
                 elapsed = time.perf_counter() - started
-                return {"tokens_per_s": tokens / elapsed, "padded_tokens_per_s": padded / elapsed,
-                        "gflops": flops / elapsed / 1e9, "steps_per_s": (steps - 20) / elapsed}  # fmt: skip
+                return {
+                    "tokens_per_s": tokens / elapsed,
+                    "padded_tokens_per_s": padded / elapsed,
+                    "gflops": flops / elapsed / 1e9,
+                    "steps_per_s": (steps - 20) / elapsed,
+                }
 
 
 def main() -> None:

@@ -38,9 +38,11 @@ def main() -> None:
                     settings = TrainableSettings(normalise=normalised, n_heads=n_heads, seed=seed)
                     warm = sharpness(trainable_heads(V, settings))
                     cold = sharpness(trainable_heads(V, TrainableSettings(**{**vars(settings), "temperature": 0.1})))
-                    print(f"| {name} | {'normalised' if normalised else 'raw'} | {seed} | {n_heads} | "
-                          f"{warm.score_std:.3f} | {warm.mean_max_weight:.2f} | {cold.mean_max_weight:.2f} | "
-                          f"{1 / V.shape[0]:.2f} |")  # fmt: skip
+                    print(
+                        f"| {name} | {'normalised' if normalised else 'raw'} | {seed} | {n_heads} | "
+                        f"{warm.score_std:.3f} | {warm.mean_max_weight:.2f} | {cold.mean_max_weight:.2f} | "
+                        f"{1 / V.shape[0]:.2f} |"
+                    )
 
 
 if __name__ == "__main__":

@@ -74,8 +74,11 @@ def main() -> int:
         started = time.monotonic()
         tokenizer = trained(kind, train)
         seconds = time.monotonic() - started
-        results[kind] = {"train_s": round(seconds, 1), **{name: measure(tokenizer, c) for name, c in tests.items()},
-                         "splits": {w: tokenizer.encode(w).tokens for w in SHOWN}}  # fmt: skip
+        results[kind] = {
+            "train_s": round(seconds, 1),
+            **{name: measure(tokenizer, c) for name, c in tests.items()},
+            "splits": {w: tokenizer.encode(w).tokens for w in SHOWN},
+        }
     header = "| algorithm | learned in | " + " | ".join(f"{name}: pieces/word, whole, [UNK]" for name in tests) + " |"
     print(header + "\n|---|---|" + "---|" * len(tests))
     for kind, r in results.items():

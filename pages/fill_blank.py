@@ -44,16 +44,25 @@ if not any(t.surface == MASK for t in tokens):
     # to the URL under that key, the hidden word is part of a shared link (the link's sentence gives the same key).
     key = f"fill_hidden_{zlib.crc32(' '.join(t.surface for t in tokens).encode())}"
     hidden = chip_row(sentence.rtl).pills(
-        "Click a word to hide it", choices, default=choices[-1], key=key, required=True, bind="query-params",
-        format_func=lambda i: plain(f"{tokens[i].surface} ·{i + 1}" if tokens[i].surface in repeated
-                                    else tokens[i].surface))  # fmt: skip
+        "Click a word to hide it",
+        choices,
+        default=choices[-1],
+        key=key,
+        required=True,
+        bind="query-params",
+        format_func=lambda i: plain(
+            f"{tokens[i].surface} ·{i + 1}" if tokens[i].surface in repeated else tokens[i].surface
+        ),
+    )
     tokens[hidden] = Token(MASK, MASK, is_word=False)
 k = st.slider("How many guesses", 1, 10, 5, key="fill_k", bind="query-params")
 
 blank = next(i for i, t in enumerate(tokens) if t.surface == MASK)
 if blank >= model.max_words:
-    st.warning(f"The blank is word {blank + 1}, but the model reads only the first {model.max_words}: put the "
-               "[MASK] earlier, or shorten the text.")  # fmt: skip
+    st.warning(
+        f"The blank is word {blank + 1}, but the model reads only the first {model.max_words}: put the "
+        "[MASK] earlier, or shorten the text."
+    )
     st.stop()
 analysis = model.analyze(tokens)
 flag_model_cut(len(tokens), model.words_read(tokens))
@@ -62,9 +71,13 @@ left, right = st.columns([1, 2])
 with left:
     st.subheader("Its guesses")
     guesses = pd.DataFrame(model.predict(tokens, k), columns=["word", "probability"])
-    st.dataframe(guesses, hide_index=True, column_config={
-        "probability": st.column_config.ProgressColumn("probability", min_value=0.0, max_value=1.0, format="%.3f")
-    })  # fmt: skip
+    st.dataframe(
+        guesses,
+        hide_index=True,
+        column_config={
+            "probability": st.column_config.ProgressColumn("probability", min_value=0.0, max_value=1.0, format="%.3f")
+        },
+    )
     n_words = model.guessable_words
     st.caption(
         f"Probabilities of the model's softmax over its {n_words:,} words (each shown as it was most often "
@@ -73,10 +86,14 @@ with left:
 with right:
     st.subheader("Where the blank looked")
     rows, matrix = analysis.attention_from(blank + 1)  # +1: the model's [CLS] comes first
-    st.latex(r"A^{(\ell,h)}_{\mathrm{blank},\,:} = \mathrm{softmax}\!\left(\frac{V1_{\mathrm{blank}}\,V2^\top}"
-             r"{\sqrt{d_h}} + B\right)")  # fmt: skip
-    st.caption(f"Shapes: one row of each head's ({matrix.shape[1]} × {matrix.shape[1]}) attention, stacked: "
-               f"({matrix.shape[0]} heads × {matrix.shape[1]} words)")  # fmt: skip
+    st.latex(
+        r"A^{(\ell,h)}_{\mathrm{blank},\,:} = \mathrm{softmax}\!\left(\frac{V1_{\mathrm{blank}}\,V2^\top}"
+        r"{\sqrt{d_h}} + B\right)"
+    )
+    st.caption(
+        f"Shapes: one row of each head's ({matrix.shape[1]} × {matrix.shape[1]}) attention, stacked: "
+        f"({matrix.shape[0]} heads × {matrix.shape[1]} words)"
+    )
     labels = word_labels(analysis.labels, analysis.known)
     chart(figure=heatmap(matrix, rows, labels, kind="weights", rtl=sentence.rtl), key="fill_attention")
     st.caption(

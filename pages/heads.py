@@ -42,11 +42,15 @@ if not labels:
     st.stop()
 say_how_tokens_are_drawn(analysis, display)
 st.subheader("Every layer and head")
-st.latex(r"A^{(\ell,h)} = \mathrm{softmax}\!\left(\frac{(xW_1^{h})(xW_2^{h})^\top}{\sqrt{d_h}}"
-         + (r" + B^{h}\right)" if model.has_position_bias else r"\right)"))  # fmt: skip
-st.caption(f"Shapes: {n_layers} layers × {n_heads} heads, each ({len(labels)} × {len(labels)}); x is what the layer "
-           "reads. Each head is its own view: its own W1, W2 (what others call Q and K) decide who looks at "
-           "whom.")  # fmt: skip
+st.latex(
+    r"A^{(\ell,h)} = \mathrm{softmax}\!\left(\frac{(xW_1^{h})(xW_2^{h})^\top}{\sqrt{d_h}}"
+    + (r" + B^{h}\right)" if model.has_position_bias else r"\right)")
+)
+st.caption(
+    f"Shapes: {n_layers} layers × {n_heads} heads, each ({len(labels)} × {len(labels)}); x is what the layer "
+    "reads. Each head is its own view: its own W1, W2 (what others call Q and K) decide who looks at "
+    "whom."
+)
 head_grid(grid_weights, labels, rtl, "heads_grid")
 
 
@@ -78,16 +82,15 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
     d_h = view.V1.shape[1]
     w = lambda i, on: rf"(xW_{i} + b_{i})" if on else "x"  # noqa: E731 — the formula shows x for an identity W
     show_step(
-        f"Layer {layer + 1}, head {head + 1}",
-        rf"A = \mathrm{{softmax}}\!\left(\frac{{{w(1, use_W1)}\,{w(2, use_W2)}^\top}}{{\sqrt{{{d_h}}}}}"
+        heading=f"Layer {layer + 1}, head {head + 1}",
+        formula=rf"A = \mathrm{{softmax}}\!\left(\frac{{{w(1, use_W1)}\,{w(2, use_W2)}^\top}}{{\sqrt{{{d_h}}}}}"
         + (r" + B\right)" if has_bias else r"\right)"),
-        product_shape(view.V1, view.V2.T)
+        shape=product_shape(view.V1, view.V2.T)
         + (f", plus the head's position bias B ({len(view.x)} × {len(view.x)})" if has_bias else "")
         + (" (word pieces)" if model.reads_word_pieces else ""),
-        "x is what this layer reads (normalised). " + (BIAS_NOTE if has_bias else NO_BIAS_NOTE),
-        heatmap(weights, labels, labels, kind="weights", rtl=rtl),
-        "weights",
-        "heads_picked",
+        explanation="x is what this layer reads (normalised). " + (BIAS_NOTE if has_bias else NO_BIAS_NOTE),
+        figure=heatmap(weights, labels, labels, kind="weights", rtl=rtl),
+        key="heads_picked",
     )
 
     st.subheader("Raw V·Vᵀ against the trained head")
@@ -95,11 +98,17 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
     raw, _ = drawn_attention(raw, analysis, display)
     panels = torch.stack([raw, weights, weights - raw])[None]  # one figure: raw | this head | their difference
     names = ["raw", "this head", "head − raw"]
-    chart(heatmap_grid(panels, labels, row_names=[""], column_names=names, rtl=rtl, panel_height=380,
-                       signed=frozenset({(0, 2)})), "heads_raw")  # fmt: skip
-    st.caption("raw = softmax(x·xᵀ/√d) of the same layer input; in head − raw, blue is where the head looks more, "
-               "red less. Raw similarity makes every word look mostly at itself; the trained head looks elsewhere "
-               "on purpose.")  # fmt: skip
+    chart(
+        heatmap_grid(
+            panels, labels, row_names=[""], column_names=names, rtl=rtl, panel_height=380, signed=frozenset({(0, 2)})
+        ),
+        "heads_raw",
+    )
+    st.caption(
+        "raw = softmax(x·xᵀ/√d) of the same layer input; in head − raw, blue is where the head looks more, "
+        "red less. Raw similarity makes every word look mostly at itself; the trained head looks elsewhere "
+        "on purpose."
+    )
 
     st.subheader("One cell, explained")
     labels = word_labels(analysis.labels, analysis.known)  # a cell is between two of the model's own tokens
@@ -109,12 +118,24 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
     i = query_col.selectbox("Row word (query)", range(len(labels)), format_func=labels.__getitem__, key="heads_i")
     j = key_col.selectbox("Column word (key)", range(len(labels)), format_func=labels.__getitem__, key="heads_j")
     cell = explain_cell(view, i, j)
-    chart(figure=heatmap(cell.vectors, [f"V1 of {labels[i]}", f"V2 of {labels[j]}"], dimension_labels(d_h),
-                            kind="signed", columns="dimensions", height=220), key="heads_pair")  # fmt: skip
+    chart(
+        figure=heatmap(
+            cell.vectors,
+            [f"V1 of {labels[i]}", f"V2 of {labels[j]}"],
+            dimension_labels(d_h),
+            kind="signed",
+            columns="dimensions",
+            height=220,
+        ),
+        key="heads_pair",
+    )
     bias = rf" + B_{{{i},{j}}}" if has_bias else ""
-    st.latex(rf"\frac{{V1_{{{i}}}\cdot V2_{{{j}}}}}{{\sqrt{{{d_h}}}}}{bias}"
-             rf" = \frac{{{cell.dot:.3f}}}{{{cell.root:.2f}}}" + (f" {cell.bias:+.3f}" if has_bias else "")
-             + rf" = {cell.score:.3f}")  # fmt: skip
+    st.latex(
+        rf"\frac{{V1_{{{i}}}\cdot V2_{{{j}}}}}{{\sqrt{{{d_h}}}}}{bias}"
+        rf" = \frac{{{cell.dot:.3f}}}{{{cell.root:.2f}}}"
+        + (f" {cell.bias:+.3f}" if has_bias else "")
+        + rf" = {cell.score:.3f}"
+    )
     st.caption(f"After the softmax of row {plain(labels[i])}, this cell's weight is {cell.weight:.3f}.")
 
 

@@ -44,57 +44,56 @@ rtl = sentence.rtl
 hat = r"\hat V" if cosine else "V"
 
 show_step(
-    "1 · The sentence as a matrix",
-    (r"V = E + P" if choice.use_position else r"V = E") + (r",\quad \hat V = V / \lVert V \rVert" if cosine else ""),
-    f"{n} words × {d} dimensions = ({n} × {d})",
-    "Each row is one word: its vector E"
+    heading="1 · The sentence as a matrix",
+    formula=(r"V = E + P" if choice.use_position else r"V = E")
+    + (r",\quad \hat V = V / \lVert V \rVert" if cosine else ""),
+    shape=f"{n} words × {d} dimensions = ({n} × {d})",
+    explanation="Each row is one word: its vector E"
     + (
         " plus the position vector P of its place."
         if choice.use_position
         else ", with no position: word order is invisible."
     ),
-    heatmap(V, labels, dimension_labels(d), kind="signed", rtl=rtl, columns="dimensions"),
-    "signed",
-    "similarity_V",
+    figure=heatmap(V, labels, dimension_labels(d), kind="signed", rtl=rtl, columns="dimensions"),
+    key="similarity_V",
 )
 
 S = similarity(embedded.V, "cosine" if metric == "cosine" else "dot")
 show_step(
-    "2 · Similarities between words",
-    rf"S = {hat}\,{hat}^\top",
-    product_shape(V, V.T),
-    "Cell (row *i*, column *j*) is how much word *i* resembles word *j*: large where their vectors point the "
-    "same way. The matrix is symmetric: resemblance goes both ways.",
-    heatmap(S, labels, labels, kind="cosine" if cosine else "signed", rtl=rtl),
-    "cosine" if cosine else "signed",
-    "similarity_S",
+    heading="2 · Similarities between words",
+    formula=rf"S = {hat}\,{hat}^\top",
+    shape=product_shape(V, V.T),
+    explanation=(
+        "Cell (row *i*, column *j*) is how much word *i* resembles word *j*: large where their vectors point the "
+        "same way. The matrix is symmetric: resemblance goes both ways."
+    ),
+    figure=heatmap(S, labels, labels, kind="cosine" if cosine else "signed", rtl=rtl),
+    key="similarity_S",
 )
 
 attention = attend(V, scale=scale, softmax=softmax)
 scaled = r"\frac{S}{\sqrt{d}}" if scale else "S"
 kind = weights_kind(softmax=softmax, cosine=cosine, scaled=scale)
 show_step(
-    "3 · Attention weights",
-    rf"A = \mathrm{{softmax}}\left({scaled}\right)" if softmax else rf"A = {scaled}",
-    f"({n} × {n})" + (f", divided by √{d} = {d**0.5:.2f}" if scale else ""),
-    (
+    heading="3 · Attention weights",
+    formula=rf"A = \mathrm{{softmax}}\left({scaled}\right)" if softmax else rf"A = {scaled}",
+    shape=f"({n} × {n})" + (f", divided by √{d} = {d**0.5:.2f}" if scale else ""),
+    explanation=(
         "Softmax turns each row into shares that sum to 1: how much of each word goes into the mix. "
         if softmax
         else "Without softmax the weights are the similarities themselves, and can be any size. "
     )
     + ("Dividing by √d keeps dot products of wide vectors from swamping the softmax." if scale else ""),
-    heatmap(attention.weights, labels, labels, kind=kind, rtl=rtl),
-    kind,
-    "similarity_A",
+    figure=heatmap(attention.weights, labels, labels, kind=kind, rtl=rtl),
+    key="similarity_A",
 )
 
 show_step(
-    "4 · The attended sentence",
-    rf"\text{{output}} = A\,{hat}",
-    product_shape(attention.weights, V),
-    "Each word is now a weighted mix of the words it resembles. Higher layers work on these mixes — "
+    heading="4 · The attended sentence",
+    formula=rf"\text{{output}} = A\,{hat}",
+    shape=product_shape(attention.weights, V),
+    explanation="Each word is now a weighted mix of the words it resembles. Higher layers work on these mixes — "
     "relations between words — as a vision network's higher layers work on shapes instead of pixels.",
-    heatmap(attention.output, labels, dimension_labels(d), kind="signed", rtl=rtl, columns="dimensions"),
-    "signed",
-    "similarity_output",
+    figure=heatmap(attention.output, labels, dimension_labels(d), kind="signed", rtl=rtl, columns="dimensions"),
+    key="similarity_output",
 )

@@ -54,17 +54,31 @@ form: dict[str, Any] = {
 corpus_choice = left.radio("Text to learn from", CORPUS_CHOICES, key="train_corpus", **form)
 upload = pasted = None
 if corpus_choice == UPLOAD:
-    upload = left.file_uploader("A UTF-8 .txt file, one sentence per line", type=["txt"], key="train_upload",
-                                max_upload_size=math.ceil(LIMITS.max_corpus_bytes / 2**20),
-                                disabled=running)  # fmt: skip
+    upload = left.file_uploader(
+        "A UTF-8 .txt file, one sentence per line",
+        type=["txt"],
+        key="train_upload",
+        max_upload_size=math.ceil(LIMITS.max_corpus_bytes / 2**20),
+        disabled=running,
+    )
     if upload is None and run is not None and remembered("upload_name"):
         left.caption(f"Your run trains on {plain(remembered('upload_name'))}; a new run uses it again.")
 elif corpus_choice == PASTE:
-    pasted = left.text_area("Your text, one sentence per line (any language)", key="train_paste", height=180,
-                            max_chars=LIMITS.max_corpus_bytes // 4, **form)  # fmt: skip
+    pasted = left.text_area(
+        "Your text, one sentence per line (any language)",
+        key="train_paste",
+        height=180,
+        max_chars=LIMITS.max_corpus_bytes // 4,
+        **form,
+    )
     left.caption(f"{text_size(pasted or '')} (training needs at least {LIMITS.min_lines} lines)")
-preset_name = right.selectbox("Model size", list(PRESET_NOTES), key="train_preset", **form,
-                              format_func=lambda name: f"{name}: {PRESET_NOTES[name]}")  # fmt: skip
+preset_name = right.selectbox(
+    "Model size",
+    list(PRESET_NOTES),
+    key="train_preset",
+    **form,
+    format_func=lambda name: f"{name}: {PRESET_NOTES[name]}",
+)
 by = right.radio("Budget", ["minutes", "steps"], key="train_budget_by", horizontal=True, **form)
 if by == "minutes":
     budget = right.number_input("Minutes", 0.25, LIMITS.max_minutes, step=0.25, key="train_minutes", **form)
@@ -72,9 +86,13 @@ if by == "minutes":
 else:
     budget = right.number_input("Steps", 10, LIMITS.max_steps, step=100, key="train_steps", **form)
     settings = TrainSettings(steps=int(budget), minutes=LIMITS.max_minutes)
-probe_text = right.text_input(f"Probe sentence, up to {PROBE_MAX_WORDS} words (its attention is drawn live)",
-                              key="train_probe", max_chars=500, **form,
-                              placeholder="empty: the first held-out line of the text")  # fmt: skip
+probe_text = right.text_input(
+    f"Probe sentence, up to {PROBE_MAX_WORDS} words (its attention is drawn live)",
+    key="train_probe",
+    max_chars=500,
+    **form,
+    placeholder="empty: the first held-out line of the text",
+)
 st.caption(
     f"Limits on this shared server: {LIMITS.max_minutes:g} minutes or {LIMITS.max_steps:,} steps per run, "
     f"uploads and pastes up to {LIMITS.max_corpus_bytes / 1e6:g} MB and at least {LIMITS.min_lines} lines, "
@@ -124,16 +142,35 @@ remember_form()
 progress = run.progress() if run is not None else None
 stopping = progress is not None and progress.stopping
 start_col, stop_col, resume_col, longer_col = st.columns(4)
-start_col.button("Start a new run", type="primary", disabled=running, on_click=start, args=("new",), key="train_start",
-                 help="Trains a new model from scratch (your previous one, if any, is replaced).")  # fmt: skip
-stop_col.button("Stopping…" if stopping else "Stop", disabled=not running or stopping, on_click=stop_run,
-                key="train_stop")  # fmt: skip
-resume_col.button("Resume", disabled=progress is None or not progress.can_resume, on_click=start, args=("resume",),
-                  key="train_resume", help="Goes on from where the run stopped: the same budget, clock and "
-                  "learning-rate schedule.")  # fmt: skip
-longer_col.button("Train longer", disabled=progress is None or not progress.can_train_longer, on_click=start,
-                  args=("longer",), key="train_longer", help="The finished model, trained further for the budget "
-                  "above (a new budget: its learning rate starts high again and decays).")  # fmt: skip
+start_col.button(
+    "Start a new run",
+    type="primary",
+    disabled=running,
+    on_click=start,
+    args=("new",),
+    key="train_start",
+    help="Trains a new model from scratch (your previous one, if any, is replaced).",
+)
+stop_col.button(
+    "Stopping…" if stopping else "Stop", disabled=not running or stopping, on_click=stop_run, key="train_stop"
+)
+resume_col.button(
+    "Resume",
+    disabled=progress is None or not progress.can_resume,
+    on_click=start,
+    args=("resume",),
+    key="train_resume",
+    help="Goes on from where the run stopped: the same budget, clock and learning-rate schedule.",
+)
+longer_col.button(
+    "Train longer",
+    disabled=progress is None or not progress.can_train_longer,
+    on_click=start,
+    args=("longer",),
+    key="train_longer",
+    help="The finished model, trained further for the budget "
+    "above (a new budget: its learning rate starts high again and decays).",
+)
 if error := st.session_state.pop("train_error", None):
     st.error(plain(error))
 for notice in st.session_state.pop("train_notices", []):
@@ -147,8 +184,10 @@ def draw_probe(progress: Progress, index: int, key: str) -> None:
     loss = f", loss {snapshot.loss:.2f}" if snapshot.loss is not None else " (untrained: random weights)"
     st.markdown(f"**The probe's attention at step {snapshot.step:,}**{loss}")
     n = len(labels)
-    st.latex(r"A^{(\ell,h)} = \mathrm{softmax}\!\left(\frac{V1\,V2^\top}{\sqrt{d_h}}\right),\quad "
-             rf"({n} \times {n})\ \text{{per head}}")  # fmt: skip
+    st.latex(
+        r"A^{(\ell,h)} = \mathrm{softmax}\!\left(\frac{V1\,V2^\top}{\sqrt{d_h}}\right),\quad "
+        rf"({n} \times {n})\ \text{{per head}}"
+    )
     head_grid(snapshot.weights, labels, rtl, key, average=False)
 
 
@@ -174,8 +213,10 @@ def live_view(was_running: bool) -> None:
     table = history_table(progress.reports)
     last = progress.reports[-1] if progress.reports else None
     phrase = {"running": "Training", "stopped": "Stopped", "finished": "Finished", "failed": "Failed"}
-    st.subheader(f"{phrase.get(progress.status, '')}: your {plain(current.model_label)} model on "
-                 f"{plain(corpus_label(current.corpus.name))}")  # fmt: skip
+    st.subheader(
+        f"{phrase.get(progress.status, '')}: your {plain(current.model_label)} model on "
+        f"{plain(corpus_label(current.corpus.name))}"
+    )
     if progress.error:
         st.error(f"The run failed: {plain(progress.error)}. Your last saved model is kept; Resume to go on.")
     if progress.stopping:
@@ -201,21 +242,36 @@ def live_view(was_running: bool) -> None:
 
 
 with st.expander("Load a model you downloaded earlier", expanded="train_loaded_file" in st.session_state):
-    archive = st.file_uploader("The .zip from “Download my model”", type=["zip"], key="train_model_upload",
-                               max_upload_size=math.ceil(MAX_ARCHIVE_BYTES / 2**20))  # fmt: skip
+    archive = st.file_uploader(
+        "The .zip from “Download my model”",
+        type=["zip"],
+        key="train_model_upload",
+        max_upload_size=math.ceil(MAX_ARCHIVE_BYTES / 2**20),
+    )
 if archive is not None and st.session_state.get("train_loaded_file") != archive.file_id:
     st.session_state["train_loaded_file"] = archive.file_id  # read each upload once, not on every rerun
     try:
         st.session_state[UPLOADED_KEY] = load_model_archive(archive.getvalue(), archive.name)
         prefer_my_model("upload")
-        st.session_state["train_load_message"] = ("success", f"Loaded {plain(archive.name)}: every page can use "
-                                                  "it now (sidebar: **Model**).")  # fmt: skip
+        st.session_state["train_load_message"] = (
+            "success",
+            f"Loaded {plain(archive.name)}: every page can use it now (sidebar: **Model**).",
+        )
     except CheckpointError as error:
-        st.session_state["train_load_message"] = ("error", f"{plain(error)}. Nothing changed: the pages keep the "
-                                                  "model they had (the shipped one if you have no other).")  # fmt: skip
+        st.session_state["train_load_message"] = (
+            "error",
+            f"{plain(error)}. Nothing changed: the pages keep the "
+            "model they had (the shipped one if you have no other).",
+        )
 if archive is not None:
-    st.button("Train this model further on the text above", key="train_further", disabled=running, on_click=start,
-              args=("archive", archive), help="Its own vocabulary and word pieces; the budget above.")  # fmt: skip
+    st.button(
+        "Train this model further on the text above",
+        key="train_further",
+        disabled=running,
+        on_click=start,
+        args=("archive", archive),
+        help="Its own vocabulary and word pieces; the budget above.",
+    )
 if archive is not None and "train_load_message" in st.session_state:
     kind, message = st.session_state["train_load_message"]
     (st.success if kind == "success" else st.error)(message)
@@ -229,21 +285,39 @@ progress = run.progress()
 if not running and progress.snapshots:
     st.subheader("Replay: how the attention emerged")
     steps = [s.step for s in progress.snapshots]
-    picked = st.select_slider("Step", options=range(len(steps)), value=len(steps) - 1, key="train_replay",
-                              format_func=lambda i: f"{steps[i]:,}")  # fmt: skip
+    picked = st.select_slider(
+        "Step",
+        options=range(len(steps)),
+        value=len(steps) - 1,
+        key="train_replay",
+        format_func=lambda i: f"{steps[i]:,}",
+    )
     if run.preset_name not in PRESETS:
         first = f"The first (step {steps[0]:,}) is the model as you loaded it"
     elif PRESETS[run.preset_name].local_init:
-        first = ("Step 0 is the untrained model: its heads start on neighbouring words (a learned position bias, "
-                 "set at the start), and the words' own pull grows from there")  # fmt: skip
+        first = (
+            "Step 0 is the untrained model: its heads start on neighbouring words (a learned position bias, "
+            "set at the start), and the words' own pull grows from there"
+        )
     else:
         first = "Step 0 is the untrained model: random W1, W2, W3 spread attention almost evenly"
-    st.caption(f"{len(steps)} snapshots, taken every few seconds of training. {first}. Slide right to watch the "
-               "heads settle on their rules.")  # fmt: skip
+    st.caption(
+        f"{len(steps)} snapshots, taken every few seconds of training. {first}. Slide right to watch the "
+        "heads settle on their rules."
+    )
     draw_probe(progress, picked, "train_replay_grid")
 if not running and run.has_checkpoint:
-    st.download_button("Download my model (.zip: safetensors weights, config and vocabulary JSON)",
-                       data=run.checkpoint_zip, file_name=f"{run.download_stem}.zip",
-                       mime="application/zip", key="train_download")  # fmt: skip
-    st.download_button("Download the training log (CSV)", history_table(progress.reports).to_csv().encode("utf-8"),
-                       file_name=f"{run.download_stem}-log.csv", mime="text/csv", key="train_log")  # fmt: skip
+    st.download_button(
+        "Download my model (.zip: safetensors weights, config and vocabulary JSON)",
+        data=run.checkpoint_zip,
+        file_name=f"{run.download_stem}.zip",
+        mime="application/zip",
+        key="train_download",
+    )
+    st.download_button(
+        "Download the training log (CSV)",
+        history_table(progress.reports).to_csv().encode("utf-8"),
+        file_name=f"{run.download_stem}-log.csv",
+        mime="text/csv",
+        key="train_log",
+    )

@@ -51,12 +51,15 @@ use_W1 = _switch(w1_col, "W1 (query)", "trainable_W1", "off = identity: V1 = V")
 use_W2 = _switch(w2_col, "W2 (key)", "trainable_W2", "off = identity: V2 = V")
 use_W3 = _switch(w3_col, "W3 (value)", "trainable_W3", "off = identity: V3 = V")
 norm_col, scale_col, softmax_col = st.columns(3)
-normalise = _switch(norm_col, "Normalise V", "trainable_normalise",
-                    "As a layer reads it: each word's vector gets mean 0 and length √d.")  # fmt: skip
-scale = _switch(scale_col, "Scale by 1/√d", "trainable_scale",
-                "Each head divides by the root of its own width: √(d / heads).")  # fmt: skip
-softmax = _switch(softmax_col, "Softmax", "trainable_softmax",
-                  "Softmax each row: its weights become shares that sum to 1.")  # fmt: skip
+normalise = _switch(
+    norm_col, "Normalise V", "trainable_normalise", "As a layer reads it: each word's vector gets mean 0 and length √d."
+)
+scale = _switch(
+    scale_col, "Scale by 1/√d", "trainable_scale", "Each head divides by the root of its own width: √(d / heads)."
+)
+softmax = _switch(
+    softmax_col, "Softmax", "trainable_softmax", "Softmax each row: its weights become shares that sum to 1."
+)
 temperature_col, heads_col, seed_col = st.columns(3)
 temperature = temperature_col.slider(
     "Temperature",
@@ -123,35 +126,35 @@ temperature_text = rf"\cdot {temperature:g}" if temperature != 1.0 else ""
 root = rf"\sqrt{{{d_h}}}" if scale else ""
 
 show_step(
-    "1 · Scores: what each word looks for against what each word offers",
-    rf"\text{{scores}} = \frac{{({w(1, use_W1)})({w(2, use_W2)})^\top}}{{{root or '1'}{temperature_text}}}",
-    product_shape(record.V1, record.V2.T),
-    scores_text(settings, d, record),
-    heatmap(record.scores, labels, labels, kind="signed", rtl=rtl),
-    "signed",
-    "trainable_scores",
+    heading="1 · Scores: what each word looks for against what each word offers",
+    formula=rf"\text{{scores}} = \frac{{({w(1, use_W1)})({w(2, use_W2)})^\top}}{{{root or '1'}{temperature_text}}}",
+    shape=product_shape(record.V1, record.V2.T),
+    explanation=scores_text(settings, d, record),
+    figure=heatmap(record.scores, labels, labels, kind="signed", rtl=rtl),
+    key="trainable_scores",
 )
 show_step(
-    "2 · Weights",
-    r"A = \mathrm{softmax}(\text{scores})" if softmax else r"A = \text{scores}",
-    f"({n} × {n})",
-    "Softmax turns each row into shares that sum to 1."
+    heading="2 · Weights",
+    formula=r"A = \mathrm{softmax}(\text{scores})" if softmax else r"A = \text{scores}",
+    shape=f"({n} × {n})",
+    explanation="Softmax turns each row into shares that sum to 1."
     if softmax
     else "Softmax is off: the scores are used as they are.",
-    heatmap(record.weights, labels, labels, kind=kind, rtl=rtl),
-    kind,
-    "trainable_weights",
+    figure=heatmap(record.weights, labels, labels, kind=kind, rtl=rtl),
+    key="trainable_weights",
 )
 show_step(
-    "3 · Output: each word as a mix of what the others pass on",
-    rf"\text{{output}} = A\,({w(3, use_W3)})",
-    product_shape(record.weights, record.V3),
-    f"This is head {head + 1}'s output; the {n_heads} heads' outputs side by side make a ({n} × {d}) sentence again."
-    if n_heads > 1
-    else "The attended sentence, ready for the next layer.",
-    heatmap(
+    heading="3 · Output: each word as a mix of what the others pass on",
+    formula=rf"\text{{output}} = A\,({w(3, use_W3)})",
+    shape=product_shape(record.weights, record.V3),
+    explanation=(
+        f"This is head {head + 1}'s output; the {n_heads} heads' outputs side by side make a ({n} × {d}) "
+        "sentence again."
+        if n_heads > 1
+        else "The attended sentence, ready for the next layer."
+    ),
+    figure=heatmap(
         record.output, labels, dimension_labels(record.output.shape[1]), kind="signed", rtl=rtl, columns="dimensions"
     ),
-    "signed",
-    "trainable_output",
+    key="trainable_output",
 )

@@ -47,18 +47,20 @@ if positioned.learned_positions:
         ),
     )
 else:
-    formula = (r"P_{pos,\,2i} = \sin\!\left(\frac{pos}{10000^{2i/d}}\right),\quad"
-               r" P_{pos,\,2i+1} = \cos\!\left(\frac{pos}{10000^{2i/d}}\right)")  # fmt: skip
+    formula = (
+        r"P_{pos,\,2i} = \sin\!\left(\frac{pos}{10000^{2i/d}}\right),\quad"
+        r" P_{pos,\,2i+1} = \cos\!\left(\frac{pos}{10000^{2i/d}}\right)"
+    )
     explanation = (
         "Row *pos* is added to the word at that place. Each pair of columns is a clock turning at its own speed: "
         "fast on the left, slow on the right, so every position gets its own pattern."
     )
 show_step(
-    "1 · The positional encoding",
-    formula,
-    f"{n} positions × {d} dimensions",
-    explanation,
-    heatmap(
+    heading="1 · The positional encoding",
+    formula=formula,
+    shape=f"{n} positions × {d} dimensions",
+    explanation=explanation,
+    figure=heatmap(
         P,
         [f"{i + 1}: {w}" for i, w in enumerate(embedded.labels)],
         dimension_labels(d),
@@ -66,8 +68,7 @@ show_step(
         rtl=sentence.rtl,
         columns="dimensions",
     ),
-    "signed" if positioned.learned_positions else "sinusoid",
-    "order_pe",
+    key="order_pe",
 )
 
 order = shuffled_order(n, st.session_state["order_shuffle_seed"])
@@ -79,27 +80,63 @@ shuffled = embed(ReadSentence(shuffled_tokens, n, sentence.limit, sentence.rtl),
 effect = shuffle_effect(attend(embedded.V).scores, attend(shuffled.V).scores, order)
 shuffled_labels = [labels[i] for i in order]
 st.subheader("2 · The same words, shuffled")
-st.latex(r"S = \frac{V V^\top}{\sqrt{d}}" + (r",\quad V = E + P" if choice.use_position
-                                                                            else r",\quad V = E"))  # fmt: skip
-st.caption(f"Shapes: ({n} × {d})·({d} × {n}) = ({n} × {n}), three times: as typed, shuffled, and shuffled then put "
-           "back in the typed order so the cells can be compared one by one")  # fmt: skip
+st.latex(r"S = \frac{V V^\top}{\sqrt{d}}" + (r",\quad V = E + P" if choice.use_position else r",\quad V = E"))
+st.caption(
+    f"Shapes: ({n} × {d})·({d} × {n}) = ({n} × {n}), three times: as typed, shuffled, and shuffled then put "
+    "back in the typed order so the cells can be compared one by one"
+)
 typed, mixed, back = st.columns(3)
-chart(where=typed, figure=heatmap(effect.original, labels, labels, kind="signed", rtl=sentence.rtl, title="as typed",
-                           height=380, compact=True), key="order_typed")  # fmt: skip
-chart(where=mixed, figure=heatmap(effect.shuffled, shuffled_labels, shuffled_labels, kind="signed", rtl=sentence.rtl,
-                           title="shuffled", height=380, compact=True), key="order_shuffled")  # fmt: skip
-chart(where=back, figure=heatmap(effect.restored, labels, labels, kind="signed", rtl=sentence.rtl,
-                          title="shuffled, put back in order", height=380, compact=True), key="order_back")  # fmt: skip
+chart(
+    where=typed,
+    figure=heatmap(
+        effect.original, labels, labels, kind="signed", rtl=sentence.rtl, title="as typed", height=380, compact=True
+    ),
+    key="order_typed",
+)
+chart(
+    where=mixed,
+    figure=heatmap(
+        effect.shuffled,
+        shuffled_labels,
+        shuffled_labels,
+        kind="signed",
+        rtl=sentence.rtl,
+        title="shuffled",
+        height=380,
+        compact=True,
+    ),
+    key="order_shuffled",
+)
+chart(
+    where=back,
+    figure=heatmap(
+        effect.restored,
+        labels,
+        labels,
+        kind="signed",
+        rtl=sentence.rtl,
+        title="shuffled, put back in order",
+        height=380,
+        compact=True,
+    ),
+    key="order_back",
+)
 st.metric("Largest change once the shuffle is undone", f"{effect.largest_change:.4f}")
 if choice.use_position and positioned.learned_positions:
-    st.markdown("With positions, each word carries the vector of its new place, so the pattern changes — but only a "
-                "little: MiniLM's position vectors are shorter than its word vectors and much alike (neighbouring "
-                "places: cosine about 0.85), so a word's vector barely moves. Its trained heads make much more of "
-                "them (see the lesson *A head that reads the word before*). Switch **Add positional encoding** off "
-                "in the sidebar to see even this change vanish.")  # fmt: skip
+    st.markdown(
+        "With positions, each word carries the vector of its new place, so the pattern changes — but only a "
+        "little: MiniLM's position vectors are shorter than its word vectors and much alike (neighbouring "
+        "places: cosine about 0.85), so a word's vector barely moves. Its trained heads make much more of "
+        "them (see the lesson *A head that reads the word before*). Switch **Add positional encoding** off "
+        "in the sidebar to see even this change vanish."
+    )
 elif choice.use_position:
-    st.markdown("With positions, each word carries the vector of its new place: the pattern really changes. "
-                "Switch **Add positional encoding** off in the sidebar to see the change vanish.")  # fmt: skip
+    st.markdown(
+        "With positions, each word carries the vector of its new place: the pattern really changes. "
+        "Switch **Add positional encoding** off in the sidebar to see the change vanish."
+    )
 else:
-    st.markdown("Without positions the change is zero (up to rounding): attention only moved with the words. "
-                "It cannot see word order — which is why the encoding is added.")  # fmt: skip
+    st.markdown(
+        "Without positions the change is zero (up to rounding): attention only moved with the words. "
+        "It cannot see word order — which is why the encoding is added."
+    )

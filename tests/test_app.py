@@ -195,8 +195,10 @@ def test_trainable_scores_caption_is_true_after_switching_w1_and_w2_off() -> Non
 def test_trainable_heads_caption_counts_columns_from_one() -> None:
     at = flip(type_sentence(open_page("trainable"), "trainable", ENGLISH), "select_slider", "trainable_heads", 8)
     assert_clean(at)
-    assert any("Head 1 uses columns 1–48 of each W, head 2 columns 49–96, …, head 8 columns 337–384" in m.value
-               for m in at.markdown)  # fmt: skip
+    assert any(
+        "Head 1 uses columns 1–48 of each W, head 2 columns 49–96, …, head 8 columns 337–384" in m.value
+        for m in at.markdown
+    )
 
 
 def test_heads_explained_cell_prints_a_negative_bias_with_a_minus() -> None:
@@ -371,8 +373,12 @@ def test_every_figure_exports_png_and_csv_with_sensible_names() -> None:
     charts = at.get("plotly_chart")
     configs = [json.loads(chart.proto.config) for chart in charts]
     names = [c["toImageButtonOptions"]["filename"] for c in configs]
-    assert names == ["attention-similarity_V", "attention-similarity_S", "attention-similarity_A",
-                     "attention-similarity_output"]  # fmt: skip
+    assert names == [
+        "attention-similarity_V",
+        "attention-similarity_S",
+        "attention-similarity_A",
+        "attention-similarity_output",
+    ]
     downloads = at.get("download_button")
     assert len(downloads) == len(charts)  # one CSV button under every heatmap (contents: figure_table, tested)
     assert all(d.proto.label == "CSV" for d in downloads)
@@ -421,8 +427,10 @@ CORE_REFERENCE = "The animal didn't cross the street because it was too tired"
 TYPED = ["The", "animal", "didn't", "cross", "the", "street", "because", "it", "was", "too", "tired"]
 
 
-@pytest.mark.parametrize(("page", "prefix"), [("similarity", "similarity"), ("trainable", "trainable"),
-                                              ("heads", "heads"), ("word_order", "order")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("page", "prefix"),
+    [("similarity", "similarity"), ("trainable", "trainable"), ("heads", "heads"), ("word_order", "order")],
+)
 def test_an_english_sentence_uses_minilm_with_whole_words(page: str, prefix: str) -> None:
     at = type_sentence(open_page(page), prefix, CORE_REFERENCE)
     assert_clean(at)

@@ -36,8 +36,9 @@ def test_the_cloud_pipfile_lists_what_requirements_txt_lists() -> None:
     """Community Cloud installs from the Pipfile (torch from PyTorch's CPU index): the same packages and pins as
     requirements.txt plus the English model's package (which the README installs with --no-deps)."""
     pipfile = tomllib.loads((ROOT / "Pipfile").read_text())
-    packages = {name.lower(): spec if isinstance(spec, str) else spec["version"]
-                for name, spec in pipfile["packages"].items()}  # fmt: skip
+    packages = {
+        name.lower(): spec if isinstance(spec, str) else spec["version"] for name, spec in pipfile["packages"].items()
+    }
     assert packages == _requirements("requirements.txt", "requirements-english.txt")
     assert pipfile["packages"]["torch"] == {"version": "==2.13.0", "index": "pytorch-cpu"}
     assert {"name": "pytorch-cpu", "url": "https://download.pytorch.org/whl/cpu", "verify_ssl": True} in pipfile[

@@ -23,8 +23,13 @@ from ui.corpora import PASTE, UPLOAD, chosen_corpus
 from ui.models import SHIPPED
 from ui.show import plain
 
-SENTENCE_PAGES = {"similarity": "similarity", "trainable": "trainable", "heads": "heads", "fill_blank": "fill",
-                  "word_order": "order"}  # fmt: skip
+SENTENCE_PAGES = {
+    "similarity": "similarity",
+    "trainable": "trainable",
+    "heads": "heads",
+    "fill_blank": "fill",
+    "word_order": "order",
+}
 INVISIBLE = "\x00\u200b\u200c\u200d\ufeff\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
 

@@ -26,8 +26,16 @@ from ui.examples import LESSONS
 
 ROOT = Path(__file__).parents[1]
 OUTPUT = ROOT / "test-output" / "browser"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]  # fmt: skip
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
 ARABIC = "ذهب الطالب إلى المدرسة"
 
 pytestmark = pytest.mark.browser
@@ -54,10 +62,21 @@ def server() -> Iterator[str]:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless=true", "--server.address=127.0.0.1",
-         f"--server.port={port}", "--browser.gatherUsageStats=false"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless=true",
+            "--server.address=127.0.0.1",
+            f"--server.port={port}",
+            "--browser.gatherUsageStats=false",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(240):
@@ -129,8 +148,9 @@ def type_sentence(page: object, text: str) -> None:
     box.press("Enter")
     page.wait_for_function(
         "t => [...document.querySelectorAll('.js-plotly-plot .ytick text')].some(e => e.textContent === t)",
-        arg=text.split()[0], timeout=30_000,
-    )  # fmt: skip
+        arg=text.split()[0],
+        timeout=30_000,
+    )
     wait_for_charts(page)
 
 
@@ -222,8 +242,10 @@ def test_trainable_labels_are_whole_in_presentation_mode(
     is as wide as the page's column."""
     context = browser.new_context(viewport={"width": 1400, "height": 900}, locale=locale)
     page = context.new_page()
-    page.goto(f"{server}/trainable?" + urlencode({"presentation": "true", "trainable_heads": "8",
-                                                  "trainable_sentence": sentence}))  # fmt: skip
+    page.goto(
+        f"{server}/trainable?"
+        + urlencode({"presentation": "true", "trainable_heads": "8", "trainable_sentence": sentence})
+    )
     wait_for_charts(page)
     assert page.evaluate(CUT_LABELS) == []
     grid, column = page.evaluate("""() => [document.querySelector('.js-plotly-plot').getBoundingClientRect().width,
@@ -257,14 +279,18 @@ def test_every_sentence_page_in_arabic_with_w1_and_the_url(server: str, browser:
     box.press("Enter")
     page.wait_for_function(
         "t => [...document.querySelectorAll('.js-plotly-plot .xtick text')].some(e => e.textContent.startsWith(t))",
-        arg=ARABIC.split()[0], timeout=30_000,
-    )  # fmt: skip
+        arg=ARABIC.split()[0],
+        timeout=30_000,
+    )
     wait_for_charts(page)
     words = ARABIC.split()
     expected = words if path != "fill_blank" else words[:-1]  # Fill the blank hides the last word by default
     # The page's first chart that shows the typed words once each (a grid of heads shows them once per head).
-    chart = next(i for i in range(page.locator(".js-plotly-plot").count())
-                 if sorted(t for _, t in tick_labels(page, "x", i) if t in words) == sorted(expected))  # fmt: skip
+    chart = next(
+        i
+        for i in range(page.locator(".js-plotly-plot").count())
+        if sorted(t for _, t in tick_labels(page, "x", i) if t in words) == sorted(expected)
+    )
     columns = [t for _, t in tick_labels(page, "x", chart) if t in words]
     assert columns == expected[::-1], "Arabic: the first word is the right-most column"
     if words_on_rows:
@@ -327,8 +353,12 @@ def test_training_live_then_using_my_model_on_another_page(server: str, browser:
     page.get_by_text("Replay: how the attention emerged").wait_for(timeout=240_000)
     wait_for_charts(page)
     assert page.get_by_text("Finished: your tiny model on pasted text").count() == 1
-    assert page.get_by_role("button", name="Download my model (.zip: safetensors weights, config and vocabulary "
-                                           "JSON)").count() == 1  # fmt: skip
+    assert (
+        page.get_by_role(
+            "button", name="Download my model (.zip: safetensors weights, config and vocabulary JSON)"
+        ).count()
+        == 1
+    )
     screenshot(page, "train")
     page.locator("[data-testid='stSidebarNav']").get_by_text("Fill the blank").click()  # same session
     page.get_by_label("Your sentence (any language; Arabic reads right to left)").wait_for(timeout=30_000)

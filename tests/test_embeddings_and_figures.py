@@ -133,8 +133,9 @@ def test_a_grid_of_heads_is_one_figure_whose_csv_has_every_cell_of_every_panel()
     figure = heatmap_grid(weights, words, row_names=["L1", "L2"], column_names=["H1", "H2", "H3"], rtl=True)
     assert len(figure.data) == 1 and figure.layout.coloraxis.cmin == 0.0 and figure.layout.coloraxis.cmax == 1.0
     # Each panel is titled by its head; the first of a row also by its layer (all six names in meta, for the CSV)
-    assert [a.text for a in figure.layout.annotations] == [f"<b>{t}</b>" for t in ["L1 H1", "H2", "H3"] * 1
-                                                           + ["L2 H1", "H2", "H3"]]  # fmt: skip
+    assert [a.text for a in figure.layout.annotations] == [
+        f"<b>{t}</b>" for t in ["L1 H1", "H2", "H3"] * 1 + ["L2 H1", "H2", "H3"]
+    ]
     assert list(figure.layout.meta["panels"]) == titles
     assert list(figure.layout.xaxis.ticktext) == words * 3 and figure.layout.xaxis.autorange == "reversed"
     z = np.asarray(figure.data[0].z)
@@ -155,8 +156,9 @@ def test_a_signed_panel_of_a_grid_gets_its_own_scale_symmetric_around_zero() -> 
     from attention_core.figures.heatmaps import figure_table, heatmap_grid
 
     panels = torch.stack([torch.full((2, 2), 0.5), torch.tensor([[0.3, -0.6], [0.0, 0.1]])])[None]
-    figure = heatmap_grid(panels, ["a", "b"], row_names=[""], column_names=["head", "head − raw"],
-                          signed=frozenset({(0, 1)}))  # fmt: skip
+    figure = heatmap_grid(
+        panels, ["a", "b"], row_names=[""], column_names=["head", "head − raw"], signed=frozenset({(0, 1)})
+    )
     assert [trace.coloraxis for trace in figure.data] == ["coloraxis", "coloraxis2"]
     first, second = (np.asarray(trace.z) for trace in figure.data)
     assert first.shape == second.shape == (2, 2)  # each trace holds only its own scale's panels
@@ -226,8 +228,14 @@ def test_every_heatmap_has_its_colour_scale_and_numbers_where_they_fit() -> None
     side_by_side = heatmap(torch.randn(6, 6), words[:6], words[:6], kind="signed", compact=True, height=380)
     assert side_by_side.data[0].showscale and side_by_side.data[0].texttemplate == "%{z:.2f}"
     panels = torch.stack([torch.full((6, 6), 1 / 6), torch.full((6, 6), 1 / 6), torch.randn(6, 6) / 10])[None]
-    raw_head_difference = heatmap_grid(panels, words[:6], row_names=[""], column_names=["raw", "head", "head − raw"],
-                                       panel_height=380, signed=frozenset({(0, 2)}))  # fmt: skip
+    raw_head_difference = heatmap_grid(
+        panels,
+        words[:6],
+        row_names=[""],
+        column_names=["raw", "head", "head − raw"],
+        panel_height=380,
+        signed=frozenset({(0, 2)}),
+    )
     layout = raw_head_difference.layout
     assert layout.coloraxis.showscale is not False and layout.coloraxis2.showscale is not False
     assert layout.coloraxis.colorbar.title.text == "weight" and layout.coloraxis2.colorbar.title.text == "difference"

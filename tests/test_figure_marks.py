@@ -46,8 +46,9 @@ def test_a_grid_cell_is_outlined_in_its_own_panel(rtl: bool) -> None:
 
 def test_a_grid_with_a_difference_panel_outlines_the_right_trace() -> None:
     """The grid's signed panels are a second trace: a panel's origin is counted inside its own trace."""
-    figure = heatmap_grid(torch.rand(1, 3, 6, 6), WORDS, row_names=[""], column_names=["raw", "head", "diff"],
-                          signed=frozenset({(0, 2)}))  # fmt: skip
+    figure = heatmap_grid(
+        torch.rand(1, 3, 6, 6), WORDS, row_names=[""], column_names=["raw", "head", "diff"], signed=frozenset({(0, 2)})
+    )
     x, y = _outline(outline_cell(figure, 1, 2, panel="diff"))
     assert figure.layout.xaxis.categoryarray[int(x)] == "diff · cat"
     assert figure.layout.yaxis.categoryarray[int(y)] == "the"

@@ -22,8 +22,11 @@ from attention_core.training.live import (
 )
 from attention_core.training.train import TrainSettings
 
-LINES = [f"the {animal} saw the {thing} near the river" for animal in ("cat", "dog", "bird", "fox", "cow")
-         for thing in ("tree", "house", "boat", "bridge", "field", "stone")]  # fmt: skip
+LINES = [
+    f"the {animal} saw the {thing} near the river"
+    for animal in ("cat", "dog", "bird", "fox", "cow")
+    for thing in ("tree", "house", "boat", "bridge", "field", "stone")
+]
 
 
 @pytest.fixture
@@ -48,8 +51,15 @@ def test_a_run_publishes_losses_snapshots_and_a_usable_model(corpus) -> None:
     assert not torch.equal(progress.snapshots[0].weights, progress.snapshots[-1].weights)  # attention moved
     mine = run.model()
     assert mine is not None and mine.step == 40
-    assert mine.fill_mask("the cat saw the [MASK] near the river")[0][0] in {"tree", "house", "boat", "bridge",
-                                                                            "field", "stone", "the"}  # fmt: skip
+    assert mine.fill_mask("the cat saw the [MASK] near the river")[0][0] in {
+        "tree",
+        "house",
+        "boat",
+        "bridge",
+        "field",
+        "stone",
+        "the",
+    }
 
 
 def test_stop_then_resume_goes_on_from_the_saved_step(corpus) -> None:

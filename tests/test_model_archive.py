@@ -15,8 +15,10 @@ from attention_core.models.archive import load_model_archive
 from attention_core.models.checkpoint import CheckpointError
 from attention_core.models.trained import SHIPPED, load_model
 
-FILES = {name: (SHIPPED / name).read_bytes()
-         for name in ("model.safetensors", "config.json", "vocabulary.json", "tokenizer.json")}  # fmt: skip
+FILES = {
+    name: (SHIPPED / name).read_bytes()
+    for name in ("model.safetensors", "config.json", "vocabulary.json", "tokenizer.json")
+}
 VOCABULARY_SIZE = json.loads(FILES["config.json"])["vocab_size"]
 
 

@@ -41,8 +41,21 @@ def test_matches_hugging_face_eager_bert_on_every_hidden_state_and_attention_map
 
 def test_the_tokenizer_reads_whole_typed_words_as_pieces() -> None:
     pieces = english().word_pieces(tokenize(TIRED))
-    assert pieces.words == ("[CLS]", "The", "animal", "didn't", "cross", "the", "street", "because", "it", "was",
-                            "too", "tired", "[SEP]")  # fmt: skip
+    assert pieces.words == (
+        "[CLS]",
+        "The",
+        "animal",
+        "didn't",
+        "cross",
+        "the",
+        "street",
+        "because",
+        "it",
+        "was",
+        "too",
+        "tired",
+        "[SEP]",
+    )
     assert pieces.word_of.count(3) == 3  # didn ' t
     assert pieces.special == (True,) + (False,) * 11 + (True,)
     assert all(pieces.known)
@@ -83,8 +96,9 @@ def test_hiding_cls_and_sep_drops_them_and_renormalises_rows() -> None:
     assert torch.allclose(shown.weights.sum(-1), torch.ones(6, 12, 11), atol=1e-5)
     pooled = pool_to_words(analysis.weights, analysis.pieces)[:, :, 1:-1, 1:-1]
     assert torch.allclose(shown.weights, pooled / pooled.sum(-1, keepdim=True), atol=1e-6)
-    pieces_view = shown_attention(analysis.weights, labels, analysis.known, analysis.pieces, whole_words=False,
-                                  show_special=False)  # fmt: skip
+    pieces_view = shown_attention(
+        analysis.weights, labels, analysis.known, analysis.pieces, whole_words=False, show_special=False
+    )
     assert pieces_view.labels[2:5] == ["didn", "'", "t"] and len(pieces_view.labels) == 13
     special_pieces = tuple(analysis.pieces.special[w] for w in analysis.pieces.word_of)
     assert torch.allclose(without_special(analysis.weights, special_pieces), pieces_view.weights)

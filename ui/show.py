@@ -9,7 +9,7 @@ import streamlit as st
 import torch
 from streamlit.delta_generator import DeltaGenerator
 
-from attention_core.figures.heatmaps import CAPTIONS, MatrixKind, figure_table, heatmap_grid
+from attention_core.figures.heatmaps import CAPTIONS, figure_table, heatmap_grid
 from attention_core.models.word_pieces import neighbour_blocks, pool_to_words
 from ui.lesson_view import mark_lesson_cell
 from ui.style import for_projector
@@ -31,34 +31,37 @@ def chart(figure: go.Figure, key: str, where: DeltaGenerator | None = None) -> N
     figure = for_projector(mark_lesson_cell(figure, key))  # an open lesson's cell is outlined
     title = figure.layout.title.text or key
     name = "attention-" + (re.sub(r"[^\w]+", "-", title, flags=re.UNICODE).strip("-") or key)
-    where.plotly_chart(figure, key=key, config={"displaylogo": False,
-                                               "toImageButtonOptions": {"filename": name, "scale": 2}})  # fmt: skip
+    where.plotly_chart(
+        figure, key=key, config={"displaylogo": False, "toImageButtonOptions": {"filename": name, "scale": 2}}
+    )
     # The CSV is made only when the button is clicked (a callable): at 512 words it costs 250 ms a figure.
-    where.download_button("CSV", lambda: figure_table(figure).to_csv().encode("utf-8"), f"{name}.csv", "text/csv",
-                          key=f"{key}_csv", help="Download this matrix as CSV")  # fmt: skip
+    where.download_button(
+        "CSV",
+        lambda: figure_table(figure).to_csv().encode("utf-8"),
+        f"{name}.csv",
+        "text/csv",
+        key=f"{key}_csv",
+        help="Download this matrix as CSV",
+    )
 
 
-def show_step(
-    heading: str,
-    formula: str,
-    shape: str,
-    explanation: str,
-    figure: go.Figure,
-    kind: MatrixKind,
-    key: str,
-) -> None:
+def show_step(*, heading: str, formula: str, shape: str, explanation: str, figure: go.Figure, key: str) -> None:
+    """One step of the story: its heading, formula, shapes and explanation, the heatmap, and what its colours
+    mean (the figure says which colour scale it uses)."""
     st.subheader(heading)
     st.latex(formula)
     st.caption(f"Shapes: {shape}")
     st.markdown(explanation)
     chart(figure, key)
-    st.caption(CAPTIONS[kind])
+    st.caption(CAPTIONS[figure.layout.meta["kind"]])
 
 
 def flag_model_cut(n_tokens: int, n_read: int) -> None:
     if n_tokens > n_read:
-        st.warning(f"The model reads only the first {n_read} words and marks of this text (its longest input); the "
-                   f"{n_tokens - n_read} after them are left out here.")  # fmt: skip
+        st.warning(
+            f"The model reads only the first {n_read} words and marks of this text (its longest input); the "
+            f"{n_tokens - n_read} after them are left out here."
+        )
 
 
 def flag_unknown_words(labels: list[str], known: tuple[bool, ...]) -> None:
@@ -85,8 +88,10 @@ def head_grid(weights: torch.Tensor, labels: list[str], rtl: bool, key: str, ave
         blocks = neighbour_blocks(labels, max_size)
         k = blocks.word_of.count(0)  # the words pooled into one cell (the first block is always full)
         weights, labels = pool_to_words(weights, blocks), list(blocks.words)
-        st.caption(f"A long text: in this grid each cell pools {k} neighbouring words (attention from them averaged, "
-                   "to them summed; rows still sum to 1). The head picked below shows every word.")  # fmt: skip
+        st.caption(
+            f"A long text: in this grid each cell pools {k} neighbouring words (attention from them averaged, "
+            "to them summed; rows still sum to 1). The head picked below shows every word."
+        )
     panels = torch.cat([weights, weights.mean(1, keepdim=True)], dim=1) if average else weights
     columns = [f"H{head + 1}" for head in range(n_heads)] + (["average"] if average else [])
     rows = [f"L{layer + 1}" for layer in range(n_layers)]

@@ -55,9 +55,11 @@ h1 { font-size: 2.6rem !important; }
 def presentation_toggle() -> bool:
     """The sidebar switch (bound to the URL, so a teacher's link opens in presentation mode)."""
     return st.sidebar.toggle(
-        "Presentation mode", key=PRESENTATION_KEY, bind="query-params",
+        "Presentation mode",
+        key=PRESENTATION_KEY,
+        bind="query-params",
         help="Larger text and figures, for a projector.",
-    )  # fmt: skip
+    )
 
 
 def browser_reads_right_to_left(locale: str | None) -> bool:

@@ -42,25 +42,36 @@ def token_display(page: str, model: AttentionModel, *, special: bool = True, vec
         whole_words = st.sidebar.toggle("Whole words", value=True, key=f"{page}_words", bind="query-params", help=how)
     if special:
         show_special = st.sidebar.toggle(
-            "Show [CLS] and [SEP]", value=True, key=f"{page}_special", bind="query-params",
+            "Show [CLS] and [SEP]",
+            value=True,
+            key=f"{page}_special",
+            bind="query-params",
             help="The start and end tokens the model adds. Many heads rest most of their attention on them. Off: "
             "their rows and columns are dropped and every row is renormalised to sum to 1 over the real words.",
-        )  # fmt: skip
+        )
     return TokenDisplay(whole_words, show_special)
 
 
 def drawn_attention(weights: torch.Tensor, analysis: Analysis, display: TokenDisplay) -> tuple[torch.Tensor, list[str]]:
     """Weights over the model's tokens as the sidebar asks to draw them, with their axis labels."""
-    view = shown_attention(weights, analysis.labels, analysis.known, analysis.pieces,
-                           whole_words=display.whole_words, show_special=display.show_special)  # fmt: skip
+    view = shown_attention(
+        weights,
+        analysis.labels,
+        analysis.known,
+        analysis.pieces,
+        whole_words=display.whole_words,
+        show_special=display.show_special,
+    )
     return view.weights, word_labels(view.labels, view.known)
 
 
 def say_how_tokens_are_drawn(analysis: Analysis, display: TokenDisplay) -> None:
     notes = []
     if analysis.pieces.splits_words:
-        whole = ("Whole words: attention *to* a word is the sum over its pieces, attention *from* a word the "
-                 "average over its pieces (switch **Whole words** off in the sidebar to see the pieces).")  # fmt: skip
+        whole = (
+            "Whole words: attention *to* a word is the sum over its pieces, attention *from* a word the "
+            "average over its pieces (switch **Whole words** off in the sidebar to see the pieces)."
+        )
         notes.append(whole if display.whole_words else "Word pieces: every row and column is one piece the model read.")
     if not display.show_special:
         notes.append("[CLS] and [SEP] are hidden: each row is renormalised to sum to 1 over the words left.")

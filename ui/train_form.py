@@ -11,8 +11,15 @@ import streamlit as st
 
 from attention_core.training.corpora import SHIPPED_MIX
 
-FORM_KEYS = ("train_corpus", "train_paste", "train_preset", "train_budget_by", "train_minutes", "train_steps",
-             "train_probe")  # fmt: skip
+FORM_KEYS = (
+    "train_corpus",
+    "train_paste",
+    "train_preset",
+    "train_budget_by",
+    "train_minutes",
+    "train_steps",
+    "train_probe",
+)
 DEFAULTS = {"train_minutes": 2.0, "train_steps": 1000}
 _SAVED = "train_form"  # a plain key: it outlives the page's widgets
 

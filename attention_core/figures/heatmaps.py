@@ -126,7 +126,8 @@ def heatmap(
     column_step = -(-n_cols // 16) if columns == "dimensions" and n_cols > 40 else -(-n_cols // _MAX_TICKS)
     row_step = -(-n_rows // _MAX_TICKS)
     layout = {
-        "meta": {"rows": full_rows, "cols": full_cols, "cell_px": cell_px},  # labels in full, for the CSV export
+        # Labels in full, for the CSV export; the colour scale's kind, for the caption under the figure.
+        "meta": {"rows": full_rows, "cols": full_cols, "cell_px": cell_px, "kind": kind},
         "title": {"text": title, "x": 0.0},
         "font": {"family": ARABIC_FONTS, "size": 14},
         "height": height,
@@ -349,8 +350,17 @@ def heatmap_grid(
             row, column = r * (n + gap_y) - top, c * (n + gap_x) - left
             z[row : row + n, column : column + n] = values[r, c]
             origins[(r, c)] = [len(traces), row, column]
-        traces.append({"type": "heatmap", "z": z, "x": x_categories[left:right], "y": y_categories[top:bottom],
-                       "coloraxis": axis, "hoverongaps": False, "hovertemplate": _HOVER})  # fmt: skip
+        traces.append(
+            {
+                "type": "heatmap",
+                "z": z,
+                "x": x_categories[left:right],
+                "y": y_categories[top:bottom],
+                "coloraxis": axis,
+                "hoverongaps": False,
+                "hovertemplate": _HOVER,
+            }
+        )
     # Numbers in the cells when a panel's cells hold them (the gaps are NaN, which Plotly leaves blank).
     number_px = PLOT_PX["grid"] / (n_grid_cols * (n + gap_x))
     if _numbers_fit(number_px, cell_px):
@@ -363,12 +373,24 @@ def heatmap_grid(
     y_ticks = [i for r in range(n_grid_rows) for i in range(r * (n + gap_y), r * (n + gap_y) + n, step_y)]
     # Each panel is titled with its column ("H3"); the first panel of a row also names the row ("L2 H1"). Titles
     # with both names on every panel ran into each other once a row had 13 panels.
-    titles = [[f"{row} {column}".strip() if c == 0 else column for c, column in enumerate(column_names)]
-              for row in row_names]  # fmt: skip
-    annotations = [{"text": f"<b>{titles[r][c]}</b>", "showarrow": False, "xref": "x", "yref": "y",
-                    "x": c * (n + gap_x) + (n - 1) / 2, "y": r * (n + gap_y) - 0.5, "xanchor": "center",
-                    "yanchor": "bottom", "font": {"size": 13}}
-                   for r in range(n_grid_rows) for c in range(n_grid_cols)]  # fmt: skip
+    titles = [
+        [f"{row} {column}".strip() if c == 0 else column for c, column in enumerate(column_names)] for row in row_names
+    ]
+    annotations = [
+        {
+            "text": f"<b>{titles[r][c]}</b>",
+            "showarrow": False,
+            "xref": "x",
+            "yref": "y",
+            "x": c * (n + gap_x) + (n - 1) / 2,
+            "y": r * (n + gap_y) - 0.5,
+            "xanchor": "center",
+            "yanchor": "bottom",
+            "font": {"size": 13},
+        }
+        for r in range(n_grid_rows)
+        for c in range(n_grid_cols)
+    ]
     layout = {
         "meta": {
             "panels": [f"{row} {column}".strip() for row in row_names for column in column_names],
@@ -419,8 +441,12 @@ def heatmap_grid(
     }
     if signed:
         bound = max(float(np.abs(values[r, c]).max()) for r, c in signed) or 1e-6
-        layout["coloraxis2"] = {"colorscale": RED_BLUE, "cmin": -bound, "cmax": bound,
-                                "colorbar": _grid_colour_bar(rtl, signed_name, True, second=True)}  # fmt: skip
+        layout["coloraxis2"] = {
+            "colorscale": RED_BLUE,
+            "cmin": -bound,
+            "cmax": bound,
+            "colorbar": _grid_colour_bar(rtl, signed_name, True, second=True),
+        }
     return _figure(traces, layout)
 
 
@@ -443,9 +469,17 @@ def figure_table(figure: go.Figure) -> pd.DataFrame:
         rows, cols = list(meta["rows"]), list(meta["cols"])
         grids = [np.asarray(trace.z, dtype=np.float64) for trace in figure.data]
         n = len(rows)
-        frames = [pd.DataFrame({"panel": panel, "row": np.repeat(rows, n), "column": np.tile(cols, n),
-                                "value": grids[trace][top : top + n, left : left + n].reshape(-1)})
-                  for panel, (trace, top, left) in zip(meta["panels"], meta["origins"], strict=True)]  # fmt: skip
+        frames = [
+            pd.DataFrame(
+                {
+                    "panel": panel,
+                    "row": np.repeat(rows, n),
+                    "column": np.tile(cols, n),
+                    "value": grids[trace][top : top + n, left : left + n].reshape(-1),
+                }
+            )
+            for panel, (trace, top, left) in zip(meta["panels"], meta["origins"], strict=True)
+        ]
         return pd.concat(frames, ignore_index=True)
     return pd.DataFrame(figure.data[0].z, index=list(meta["rows"]), columns=list(meta["cols"]))
 

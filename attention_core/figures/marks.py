@@ -52,6 +52,15 @@ def outline_cell(figure: go.Figure, row: int, column: int, panel: str = "") -> g
     x, y = position
     width = GRID_MARK_WIDTH if "panels" in figure.layout.meta else MARK_WIDTH
     marked = go.Figure(figure)
-    marked.add_shape(type="rect", xref="x", yref="y", x0=x - 0.5, x1=x + 0.5, y0=y - 0.5, y1=y + 0.5,
-                     line={"color": MARK_COLOUR, "width": width}, fillcolor="rgba(0,0,0,0)")  # fmt: skip
+    marked.add_shape(
+        type="rect",
+        xref="x",
+        yref="y",
+        x0=x - 0.5,
+        x1=x + 0.5,
+        y0=y - 0.5,
+        y1=y + 0.5,
+        line={"color": MARK_COLOUR, "width": width},
+        fillcolor="rgba(0,0,0,0)",
+    )
     return marked

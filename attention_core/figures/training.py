@@ -14,8 +14,13 @@ def history_table(reports: list[StepReport] | tuple[StepReport, ...]) -> pd.Data
     """One row per step: loss, learning rate, speed, and the held-out scores on evaluation steps (else empty)."""
     rows = []
     for report in reports:
-        row = {"step": report.step, "loss": report.loss, "learning_rate": report.lr,
-               "words_per_s": report.tokens_per_s, "elapsed_s": report.elapsed_s}  # fmt: skip
+        row = {
+            "step": report.step,
+            "loss": report.loss,
+            "learning_rate": report.lr,
+            "words_per_s": report.tokens_per_s,
+            "elapsed_s": report.elapsed_s,
+        }
         if report.evaluation:
             row |= {f"held_out_{k}": report.evaluation[k] for k in ("top1", "top5", "bigram_top1", "unigram_top1")}
         rows.append(row)
@@ -27,15 +32,29 @@ def loss_curve(table: pd.DataFrame, height: int = 300) -> go.Figure:
     """Per-step masked-word loss (thin) and its moving average (thick)."""
     figure = go.Figure()
     if not table.empty:
-        figure.add_scatter(x=table.index, y=table["loss"], mode="lines", name="loss per step",
-                           line={"width": 1, "color": "rgba(31,119,180,0.35)"})  # fmt: skip
+        figure.add_scatter(
+            x=table.index,
+            y=table["loss"],
+            mode="lines",
+            name="loss per step",
+            line={"width": 1, "color": "rgba(31,119,180,0.35)"},
+        )
         smooth = table["loss"].rolling(_SMOOTHING, min_periods=1).mean()
-        figure.add_scatter(x=table.index, y=smooth, mode="lines", name=f"average of {_SMOOTHING} steps",
-                           line={"width": 3, "color": "rgb(31,119,180)"})  # fmt: skip
-    figure.update_layout(title={"text": "Training loss (cross-entropy at the masked words)", "x": 0.0},
-                         xaxis_title="step", yaxis_title="loss", height=height,
-                         margin={"l": 10, "r": 10, "t": 50, "b": 10},
-                         legend={"orientation": "h", "y": -0.25})  # fmt: skip
+        figure.add_scatter(
+            x=table.index,
+            y=smooth,
+            mode="lines",
+            name=f"average of {_SMOOTHING} steps",
+            line={"width": 3, "color": "rgb(31,119,180)"},
+        )
+    figure.update_layout(
+        title={"text": "Training loss (cross-entropy at the masked words)", "x": 0.0},
+        xaxis_title="step",
+        yaxis_title="loss",
+        height=height,
+        margin={"l": 10, "r": 10, "t": 50, "b": 10},
+        legend={"orientation": "h", "y": -0.25},
+    )
     return figure
 
 
@@ -44,15 +63,22 @@ def accuracy_curve(table: pd.DataFrame, height: int = 300) -> go.Figure:
     figure = go.Figure()
     if "held_out_top1" in table:
         scored = table.dropna(subset=["held_out_top1"])
-        lines = (("held_out_top1", "model", "rgb(31,119,180)", "solid"),
-                 ("held_out_bigram_top1", "word-pair counts (bigram)", "rgb(214,39,40)", "dash"),
-                 ("held_out_unigram_top1", "most frequent word (unigram)", "rgb(127,127,127)", "dot"))  # fmt: skip
+        lines = (
+            ("held_out_top1", "model", "rgb(31,119,180)", "solid"),
+            ("held_out_bigram_top1", "word-pair counts (bigram)", "rgb(214,39,40)", "dash"),
+            ("held_out_unigram_top1", "most frequent word (unigram)", "rgb(127,127,127)", "dot"),
+        )
         for column, name, colour, dash in lines:
-            figure.add_scatter(x=scored.index, y=scored[column], mode="lines+markers", name=name,
-                               line={"color": colour, "dash": dash})  # fmt: skip
+            figure.add_scatter(
+                x=scored.index, y=scored[column], mode="lines+markers", name=name, line={"color": colour, "dash": dash}
+            )
     top = max(0.5, float(table.filter(like="top1").max().max())) if "held_out_top1" in table else 0.5
-    figure.update_layout(title={"text": "Held-out accuracy: the masked word guessed first time", "x": 0.0},
-                         xaxis_title="step", yaxis={"title": "top-1", "tickformat": ".0%", "range": [0, top]},
-                         height=height, margin={"l": 10, "r": 10, "t": 50, "b": 10},
-                         legend={"orientation": "h", "y": -0.25})  # fmt: skip
+    figure.update_layout(
+        title={"text": "Held-out accuracy: the masked word guessed first time", "x": 0.0},
+        xaxis_title="step",
+        yaxis={"title": "top-1", "tickformat": ".0%", "range": [0, top]},
+        height=height,
+        margin={"l": 10, "r": 10, "t": 50, "b": 10},
+        legend={"orientation": "h", "y": -0.25},
+    )
     return figure

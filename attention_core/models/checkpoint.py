@@ -107,9 +107,17 @@ def read_config(folder: Path) -> EncoderConfig:
 
 # Settings a checkpoint may ask for. A file from anywhere (an upload) must not make the server build a model that
 # fills its memory: these bounds are far above every preset and far below a gigabyte of weights.
-_BOUNDS = {"vocab_size": (5, 100_000), "n_pieces": (5, 100_000), "d_model": (2, 1024), "n_heads": (1, 64),
-           "n_layers": (1, 24), "d_ff": (1, 8192), "max_len": (2, 4096), "pad_id": (0, 0),
-           "max_distance": (1, 512)}  # fmt: skip
+_BOUNDS = {
+    "vocab_size": (5, 100_000),
+    "n_pieces": (5, 100_000),
+    "d_model": (2, 1024),
+    "n_heads": (1, 64),
+    "n_layers": (1, 24),
+    "d_ff": (1, 8192),
+    "max_len": (2, 4096),
+    "pad_id": (0, 0),
+    "max_distance": (1, 512),
+}
 
 
 def config_problem(data: dict) -> str | None:

@@ -107,8 +107,9 @@ class PretrainedModel(AttentionModel):
         order = list(dict.fromkeys(w for w in words if w is not None))  # typed words in reading order
         index = {w: i + 1 for i, w in enumerate(order)}
         labels = [CLS, *(tokens[w].surface for w in order), SEP]
-        word_of = tuple(0 if w is None and p == 0 else len(labels) - 1 if w is None else index[w]
-                        for p, w in enumerate(words))  # fmt: skip
+        word_of = tuple(
+            0 if w is None and p == 0 else len(labels) - 1 if w is None else index[w] for p, w in enumerate(words)
+        )
         unknown = {word_of[p] for p, i in enumerate(ids) if i == self.unk_id}
         known = tuple(i not in unknown for i in range(len(labels)))
         special = tuple(i in (0, len(labels) - 1) for i in range(len(labels)))

@@ -70,8 +70,12 @@ class Vocabulary:
         return table
 
     def to_json(self) -> str:
-        data = {"words": list(self.words), "counts": list(self.counts), "written": list(self.written),
-                "min_count": self.min_count}  # fmt: skip
+        data = {
+            "words": list(self.words),
+            "counts": list(self.counts),
+            "written": list(self.written),
+            "min_count": self.min_count,
+        }
         return json.dumps(data, ensure_ascii=False)
 
     @classmethod

@@ -54,8 +54,11 @@ class BigramCounts:
         return row
 
     def _seen(self, token: int | None) -> int | None:
-        return token if token is not None and token <= self.n_ids and self.left_total[token] + self.unigram[token] > 0 \
-            else None  # fmt: skip
+        return (
+            token
+            if token is not None and token <= self.n_ids and self.left_total[token] + self.unigram[token] > 0
+            else None
+        )
 
     def context(self, token: int) -> int | None:
         """A neighbour as a context: None for a token first met after counting (a held-out word never seen in

@@ -103,8 +103,13 @@ def model_top5(
     return [out[i] for i in range(len(masks.inputs))]
 
 
-def score_masks(model: MaskedLanguageModel, lexicon: Lexicon, counts: BigramCounts, masks: MaskSet,
-                should_stop: Callable[[], bool] | None = None) -> dict:  # fmt: skip
+def score_masks(
+    model: MaskedLanguageModel,
+    lexicon: Lexicon,
+    counts: BigramCounts,
+    masks: MaskSet,
+    should_stop: Callable[[], bool] | None = None,
+) -> dict:
     totals = dict.fromkeys(["top1", "top5", "unigram_top1", "unigram_top5", "bigram_top1", "bigram_top5"], 0)
     n_masked = 0
     unigram_top5 = _top5(counts.unigram_scores())
@@ -149,8 +154,20 @@ def evaluate(
     if counts is None:
         counts = train_counts(lexicon, corpus, max_len)
     if corpus.parts:
-        parts = {part.name: evaluate(model, lexicon, part, mode=mode, rate=rate, seeds=seeds, max_lines=max_lines,
-                                     counts=counts, should_stop=should_stop) for part in corpus.parts}  # fmt: skip
+        parts = {
+            part.name: evaluate(
+                model,
+                lexicon,
+                part,
+                mode=mode,
+                rate=rate,
+                seeds=seeds,
+                max_lines=max_lines,
+                counts=counts,
+                should_stop=should_stop,
+            )
+            for part in corpus.parts
+        }
         n = sum(r["n_masked"] for r in parts.values())
         pooled = {k: sum(r[k] * r["n_masked"] for r in parts.values()) / max(n, 1) for k in _SCORES}
         return {"corpus": corpus.name, "mode": mode, **pooled, "n_masked": n, "parts": parts}
@@ -159,9 +176,16 @@ def evaluate(
         masks = every_word_masks(held_out, lexicon.vocabulary.mask_id, lexicon.is_word)
         result = score_masks(model, lexicon, counts, masks, should_stop)
     elif mode == "random":
-        runs = [score_masks(model, lexicon, counts, random_masks(held_out, lexicon.vocabulary.mask_id,
-                                                                 lexicon.is_word, rate, s), should_stop)
-                for s in range(seeds)]  # fmt: skip
+        runs = [
+            score_masks(
+                model,
+                lexicon,
+                counts,
+                random_masks(held_out, lexicon.vocabulary.mask_id, lexicon.is_word, rate, s),
+                should_stop,
+            )
+            for s in range(seeds)
+        ]
         result = {k: sum(r[k] for r in runs) / len(runs) for k in runs[0]}
         result["n_masked"] = sum(r["n_masked"] for r in runs)
     else:
@@ -183,10 +207,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--checkpoint", required=True, help="checkpoint folder written by attention_core.training.train"
     )
-    parser.add_argument("--corpus", default="quran,hadith",
-                        help="quran, hadith, a mix (quran,hadith: parts scored alone), or a text file")  # fmt: skip
-    parser.add_argument("--mode", choices=["every-word", "random"], default="every-word",
-                        help="mask every held-out word in turn, or a random share at once")  # fmt: skip
+    parser.add_argument(
+        "--corpus",
+        default="quran,hadith",
+        help="quran, hadith, a mix (quran,hadith: parts scored alone), or a text file",
+    )
+    parser.add_argument(
+        "--mode",
+        choices=["every-word", "random"],
+        default="every-word",
+        help="mask every held-out word in turn, or a random share at once",
+    )
     parser.add_argument("--rate", type=float, default=0.15, help="share of words masked in random mode")
     parser.add_argument("--seeds", type=int, default=3, help="random draws in random mode")
     parser.add_argument("--max-lines", type=int, default=None, help="score only the first held-out lines")
@@ -198,15 +229,17 @@ def main(argv: list[str] | None = None) -> int:
     except (CheckpointError, CorpusError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    result = evaluate(model, Lexicon(vocabulary), corpus, mode=args.mode, rate=args.rate, seeds=args.seeds,
-                      max_lines=args.max_lines)  # fmt: skip
+    result = evaluate(
+        model, Lexicon(vocabulary), corpus, mode=args.mode, rate=args.rate, seeds=args.seeds, max_lines=args.max_lines
+    )
     print(json.dumps(_rounded(result), ensure_ascii=False))
     return 0
 
 
 def _rounded(result: dict) -> dict:
-    return {k: _rounded(v) if isinstance(v, dict) else round(v, 4) if isinstance(v, float) else v
-            for k, v in result.items()}  # fmt: skip
+    return {
+        k: _rounded(v) if isinstance(v, dict) else round(v, 4) if isinstance(v, float) else v for k, v in result.items()
+    }
 
 
 if __name__ == "__main__":

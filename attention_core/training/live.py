@@ -172,10 +172,13 @@ def live_eval_lines(corpus: Corpus, masked_words: int = 2_000, most: int = 150) 
     turn), at most `most` lines. 150 Qurʾān āyāt are about 1,800 words; 150 hadith records would be ten thousand,
     and the evaluation every 100 steps would take most of the run's time."""
     longest = max(
-        (sum(len(line.split()) for line in part.held_out) / len(part.held_out) for part in corpus.weighted_parts()
-         if part.held_out),
+        (
+            sum(len(line.split()) for line in part.held_out) / len(part.held_out)
+            for part in corpus.weighted_parts()
+            if part.held_out
+        ),
         default=1.0,
-    )  # fmt: skip
+    )
     return max(10, min(most, int(masked_words / max(longest, 1.0))))
 
 
@@ -258,8 +261,7 @@ class TrainingRun:
         self._budget = settings
         with self._lock:
             self._published.status, self._published.error = "running", None
-        self._thread = threading.Thread(target=self._run, args=(settings, resume, spent), daemon=True,
-                                        name="training")  # fmt: skip
+        self._thread = threading.Thread(target=self._run, args=(settings, resume, spent), daemon=True, name="training")
         self._thread.start()
         return notices
 
@@ -287,10 +289,19 @@ class TrainingRun:
             reports = tuple(p.reports)
             used_up = bool(reports) and reports[-1].progress >= 1.0
             saved = p.status in ("stopped", "failed", "finished") and self.has_checkpoint
-            return Progress(p.status, reports, tuple(p.snapshots), self.probe_labels, self.probe_known, p.error,
-                        p.preparing, self._budget, p.status == "running" and self._stop.is_set(),
-                        can_resume=saved and p.status != "finished" and not used_up and self._budget is not None,
-                            can_train_longer=saved and (p.status == "finished" or used_up))  # fmt: skip
+            return Progress(
+                p.status,
+                reports,
+                tuple(p.snapshots),
+                self.probe_labels,
+                self.probe_known,
+                p.error,
+                p.preparing,
+                self._budget,
+                p.status == "running" and self._stop.is_set(),
+                can_resume=saved and p.status != "finished" and not used_up and self._budget is not None,
+                can_train_longer=saved and (p.status == "finished" or used_up),
+            )
 
     def model(self) -> TrainedModel | None:
         """The latest weights (a copy: pages can use it while the thread trains on)."""
@@ -317,13 +328,30 @@ class TrainingRun:
             # 64 sentences a step, not the CLI's 96: a shared server holds a run's activations for every session's
             # sake (the Qurʾān's longest āyāt made 96-sentence steps cost ~300 MB).
             lines = live_eval_lines(self.corpus)
-            eval_settings = replace(settings, seed=self.seed, batch_size=64, eval_every=100, eval_lines=lines,
-                                    log_every=50, save_every_s=60.0)  # fmt: skip
+            eval_settings = replace(
+                settings,
+                seed=self.seed,
+                batch_size=64,
+                eval_every=100,
+                eval_lines=lines,
+                log_every=50,
+                save_every_s=60.0,
+            )
             max_len = preset(self.preset_name).max_len if self.preset_name else None
             prepared = self._prepared or (_SHARED.get(self.corpus, max_len) if max_len else None)
-            result = train(self.corpus, self.preset_name or "arabic", eval_settings, out=self.folder, resume=resume,
-                           spent=spent, prepared=prepared, on_prepare=self._on_prepare, on_step=self._on_step,
-                           should_stop=self._stop.is_set, observe=self._observe)  # fmt: skip
+            result = train(
+                self.corpus,
+                self.preset_name or "arabic",
+                eval_settings,
+                out=self.folder,
+                resume=resume,
+                spent=spent,
+                prepared=prepared,
+                on_prepare=self._on_prepare,
+                on_step=self._on_step,
+                should_stop=self._stop.is_set,
+                observe=self._observe,
+            )
             if result.prepared is not None and result.prepared is not prepared:
                 self._prepared = result.prepared
                 if max_len:

@@ -36,8 +36,9 @@ class Prepared:
         return Prepared(self.vocabulary, self.lexicon.copy(), self.sequences, self.counts)
 
 
-def _watched(lines: tuple[str, ...], what: str, on_prepare: OnPrepare | None,
-             should_stop: Callable[[], bool] | None) -> Iterator[str]:  # fmt: skip
+def _watched(
+    lines: tuple[str, ...], what: str, on_prepare: OnPrepare | None, should_stop: Callable[[], bool] | None
+) -> Iterator[str]:
     """The lines, reporting the share read and raising StopRequested every CHECK_EVERY_LINES lines."""
     for i, line in enumerate(lines):
         if i % CHECK_EVERY_LINES == 0:
@@ -74,5 +75,6 @@ def prepare(
         once += encoded
     if on_prepare is not None:
         on_prepare("counting word pairs", 1.0)
-    return Prepared(vocabulary, lexicon, sequences, BigramCounts(once, len(lexicon), vocabulary.n_special,
-                                                                  lexicon.n_output))  # fmt: skip
+    return Prepared(
+        vocabulary, lexicon, sequences, BigramCounts(once, len(lexicon), vocabulary.n_special, lexicon.n_output)
+    )

@@ -169,9 +169,16 @@ def _start(
         config = model.config
     base = preset(config) if isinstance(config, str) else config
     if prepared is None or (vocabulary is not None and prepared.vocabulary.words != vocabulary.words):
-        prepared = prepare(corpus, base.max_len, vocabulary=vocabulary, min_count=settings.min_count,
-                           max_vocab=settings.max_vocab, n_pieces=settings.n_pieces, on_prepare=on_prepare,
-                           should_stop=should_stop)  # fmt: skip
+        prepared = prepare(
+            corpus,
+            base.max_len,
+            vocabulary=vocabulary,
+            min_count=settings.min_count,
+            max_vocab=settings.max_vocab,
+            n_pieces=settings.n_pieces,
+            on_prepare=on_prepare,
+            should_stop=should_stop,
+        )
     if not resume:
         torch.manual_seed(settings.seed)
         model = MaskedLanguageModel.for_vocabulary(base, prepared.vocabulary)
@@ -242,8 +249,9 @@ def train(
     out = Path(out) if out is not None else None
     rank, world_size = _distributed()
     try:
-        model, prepared, step, saved_optimizer = _start(corpus, config, settings, out, resume, prepared, on_prepare,
-                                                        should_stop if world_size == 1 else None)  # fmt: skip
+        model, prepared, step, saved_optimizer = _start(
+            corpus, config, settings, out, resume, prepared, on_prepare, should_stop if world_size == 1 else None
+        )
     except StopRequested:
         return TrainResult(None, None, 0, stopped=True)
     vocabulary, lexicon = prepared.vocabulary, prepared.fork().lexicon
@@ -261,17 +269,29 @@ def train(
         if out is not None and not resume:
             save_checkpoint(out, model, vocabulary, step=step)
         begin = {"event": "start", "step": step, "config": asdict(model.config), "settings": asdict(settings)}
-        _append_metrics(out, {**begin, "world_size": world_size, "vocab_size": len(vocabulary), "corpus": corpus.name,
-                              "spent": asdict(spent_before)})  # fmt: skip
+        _append_metrics(
+            out,
+            {
+                **begin,
+                "world_size": world_size,
+                "vocab_size": len(vocabulary),
+                "corpus": corpus.name,
+                "spent": asdict(spent_before),
+            },
+        )
     model.train()
     if observe is not None and rank == 0:
         observe(step, model, vocabulary)
     done = False
     while not done:
         for ids in length_bucketed_batches(
-            prepared.sequences, settings.batch_size, batch_order, rank=rank, world_size=world_size,
+            prepared.sequences,
+            settings.batch_size,
+            batch_order,
+            rank=rank,
+            world_size=world_size,
             max_tokens=settings.max_batch_tokens,
-        ):  # fmt: skip
+        ):
             steps_done = spent_before.steps + step - first_step  # of this budget, before this step
             elapsed = spent_before.seconds + time.monotonic() - started
             progress = _progress(settings, steps_done, elapsed)
@@ -283,8 +303,14 @@ def train(
             lr = learning_rate(settings, settings.warmup if resume and spent is None else steps_done, progress)
             for group in optimizer.param_groups:
                 group["lr"] = lr
-            batch = mask_words(ids, rate=settings.mask_rate, mask_id=vocabulary.mask_id,
-                               n_special=vocabulary.n_special, vocab_size=len(vocabulary), generator=masks)  # fmt: skip
+            batch = mask_words(
+                ids,
+                rate=settings.mask_rate,
+                mask_id=vocabulary.mask_id,
+                n_special=vocabulary.n_special,
+                vocab_size=len(vocabulary),
+                generator=masks,
+            )
             loss = _train_step(trained, optimizer, replace(batch, inputs=lexicon.pieces_of(batch.inputs)))
             step += 1
             tokens_seen += int((ids != vocabulary.pad_id).sum()) * world_size
@@ -293,18 +319,29 @@ def train(
             evaluation = None
             if step % settings.eval_every == 0:
                 try:
-                    evaluation = evaluate(model, lexicon, corpus, max_lines=settings.eval_lines, counts=counts,
-                                          should_stop=should_stop if world_size == 1 else None)  # fmt: skip
+                    evaluation = evaluate(
+                        model,
+                        lexicon,
+                        corpus,
+                        max_lines=settings.eval_lines,
+                        counts=counts,
+                        should_stop=should_stop if world_size == 1 else None,
+                    )
                     clock = spent_before.seconds + time.monotonic() - started  # the budget's clock, as in reports
-                    _append_metrics(out, {"event": "eval", "step": step, "elapsed_s": clock,
-                                          **evaluation})  # fmt: skip
+                    _append_metrics(out, {"event": "eval", "step": step, "elapsed_s": clock, **evaluation})
                 except StopRequested:
                     pass  # the step is kept; the next check of should_stop ends the run
                 model.train()
             seconds = time.monotonic() - started
-            report = StepReport(step, loss.item(), lr, tokens_seen / max(seconds, 1e-9), spent_before.seconds + seconds,
-                                min(_progress(settings, steps_done + 1, spent_before.seconds + seconds), 1.0),
-                                evaluation)  # fmt: skip
+            report = StepReport(
+                step,
+                loss.item(),
+                lr,
+                tokens_seen / max(seconds, 1e-9),
+                spent_before.seconds + seconds,
+                min(_progress(settings, steps_done + 1, spent_before.seconds + seconds), 1.0),
+                evaluation,
+            )
             result.history.append(report)
             if step % settings.log_every == 0:
                 _append_metrics(
@@ -322,28 +359,38 @@ def train(
     return result
 
 
-def _finish(result: TrainResult, optimizer: torch.optim.Optimizer, corpus: Corpus, lexicon: Lexicon,
-            settings: TrainSettings, out: Path | None, counts: BigramCounts | None, rank: int, world_size: int,
-            started: float,
-            on_step: Callable[[StepReport], None] | None) -> None:  # fmt: skip
+def _finish(
+    result: TrainResult,
+    optimizer: torch.optim.Optimizer,
+    corpus: Corpus,
+    lexicon: Lexicon,
+    settings: TrainSettings,
+    out: Path | None,
+    counts: BigramCounts | None,
+    rank: int,
+    world_size: int,
+    started: float,
+    on_step: Callable[[StepReport], None] | None,
+) -> None:
     """Check the ranks agree, save the final checkpoint, log the final held-out score."""
     model, vocabulary = result.model, result.vocabulary
     assert model is not None and vocabulary is not None  # set by every run that got past its preparation
     if world_size > 1:
         difference = _ranks_agree(model)
         if rank == 0:
-            _append_metrics(out, {"event": "ddp_sync", "step": result.step, "world_size": world_size,
-                                  "max_abs_diff": difference})  # fmt: skip
+            _append_metrics(
+                out, {"event": "ddp_sync", "step": result.step, "world_size": world_size, "max_abs_diff": difference}
+            )
     if rank == 0:
         if out is not None:
-            save_checkpoint(out, model, vocabulary, step=result.step,
-                            optimizer_state=optimizer_tensors(optimizer))  # fmt: skip
+            save_checkpoint(out, model, vocabulary, step=result.step, optimizer_state=optimizer_tensors(optimizer))
         if result.stopped:  # Stop answers at once: no final score (the last evaluation is in the log)
             _append_metrics(out, {"event": "stopped", "step": result.step, "elapsed_s": time.monotonic() - started})
         else:
             final = evaluate(model, lexicon, corpus, max_lines=settings.eval_lines, counts=counts)
-            _append_metrics(out, {"event": "end", "step": result.step, "elapsed_s": time.monotonic() - started,
-                                  **final})  # fmt: skip
+            _append_metrics(
+                out, {"event": "end", "step": result.step, "elapsed_s": time.monotonic() - started, **final}
+            )
             if on_step is not None and result.history:
                 on_step(replace(result.history[-1], evaluation=final, progress=1.0))
     if world_size > 1:
@@ -363,8 +410,12 @@ def _progress_bar(settings: TrainSettings) -> Callable[[StepReport], None]:
         bar.update(int(report.progress * 1000) - bar.n)
         if report.evaluation:
             best.update(top1=report.evaluation["top1"], bigram=report.evaluation["bigram_top1"])
-        bar.set_postfix(step=report.step, loss=f"{report.loss:.3f}", tok_s=f"{report.tokens_per_s:,.0f}",
-                        **{k: f"{v:.1%}" for k, v in best.items()})  # fmt: skip
+        bar.set_postfix(
+            step=report.step,
+            loss=f"{report.loss:.3f}",
+            tok_s=f"{report.tokens_per_s:,.0f}",
+            **{k: f"{v:.1%}" for k, v in best.items()},
+        )
         if report.progress >= 1.0:
             bar.close()
 
@@ -388,25 +439,46 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mask-rate", type=float, default=TrainSettings.mask_rate, help="share of words masked")
     parser.add_argument("--seed", type=int, default=0, help="seed for weights, batch order and masks")
     parser.add_argument("--resume", action="store_true", help="continue the checkpoint in --out")
-    parser.add_argument("--eval-every", type=int, default=TrainSettings.eval_every,
-                        help="steps between held-out evaluations (they give the learning curve)")  # fmt: skip
-    parser.add_argument("--eval-lines", type=int, default=TrainSettings.eval_lines,
-                        help="held-out lines of each corpus scored at each evaluation")  # fmt: skip
+    parser.add_argument(
+        "--eval-every",
+        type=int,
+        default=TrainSettings.eval_every,
+        help="steps between held-out evaluations (they give the learning curve)",
+    )
+    parser.add_argument(
+        "--eval-lines",
+        type=int,
+        default=TrainSettings.eval_lines,
+        help="held-out lines of each corpus scored at each evaluation",
+    )
     parser.add_argument("--dropout", type=float, default=None, help="override the preset's dropout")
     parser.add_argument("--threads", type=int, default=None, help="torch threads per process (default: all cores)")
     args = parser.parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
     minutes = args.minutes if args.minutes is not None or args.steps is not None else 10.0
-    settings = TrainSettings(steps=args.steps, minutes=minutes, lr=args.lr, batch_size=args.batch_size,
-                             mask_rate=args.mask_rate, seed=args.seed, eval_every=args.eval_every,
-                             eval_lines=args.eval_lines)  # fmt: skip
+    settings = TrainSettings(
+        steps=args.steps,
+        minutes=minutes,
+        lr=args.lr,
+        batch_size=args.batch_size,
+        mask_rate=args.mask_rate,
+        seed=args.seed,
+        eval_every=args.eval_every,
+        eval_lines=args.eval_lines,
+    )
     try:
         corpus = load_corpus(args.corpus)
         rank = int(os.environ.get("RANK", "0"))
         config = preset(args.preset, **({"dropout": args.dropout} if args.dropout is not None else {}))
-        result = train(corpus, config, settings, out=args.out, resume=args.resume,
-                       on_step=_progress_bar(settings) if rank == 0 else None)  # fmt: skip
+        result = train(
+            corpus,
+            config,
+            settings,
+            out=args.out,
+            resume=args.resume,
+            on_step=_progress_bar(settings) if rank == 0 else None,
+        )
     except (CorpusError, CheckpointError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
