@@ -44,3 +44,54 @@ def test_the_cloud_pipfile_lists_what_requirements_txt_lists() -> None:
     assert {"name": "pytorch-cpu", "url": "https://download.pytorch.org/whl/cpu", "verify_ssl": True} in pipfile[
         "source"
     ]
+
+
+def test_the_package_declares_what_requirements_txt_pins_for_it() -> None:
+    """pyproject.toml's dependencies are attention_core's share of requirements.txt, with the same pins (the app
+    adds Streamlit)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    declared = dict(re.match(r"([A-Za-z0-9_.-]+)(.*)", line).groups() for line in project["dependencies"])
+    app = _requirements("requirements.txt")
+    assert {name.lower(): spec for name, spec in declared.items()} == {k: v for k, v in app.items() if k != "streamlit"}
+
+
+def test_the_package_installs_and_its_training_cli_runs_outside_the_repository(tmp_path: Path) -> None:
+    """`pip install .` gives attention_core, shipped model included, and `python -m attention_core.training.train`
+    from any folder (built here as a wheel without fetching anything: the venv's own setuptools)."""
+    built = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(ROOT),
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert built.returncode == 0, built.stderr
+    wheel = next(tmp_path.glob("attention_explainer-*.whl"))
+    target = tmp_path / "site"
+    installed = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
+        capture_output=True,
+        text=True,
+    )
+    assert installed.returncode == 0, installed.stderr
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    run = lambda *code: subprocess.run(  # noqa: E731
+        [sys.executable, *code], capture_output=True, text=True, cwd=outside, env={"PYTHONPATH": str(target)}
+    )
+    cli = run("-m", "attention_core.training.train", "--help")
+    assert cli.returncode == 0 and "--corpus" in cli.stdout, cli.stderr
+    shipped = run("-c", "import attention_core as a; print(a.__file__); print(a.load_model().n_layers)")
+    assert shipped.returncode == 0 and str(target) in shipped.stdout and shipped.stdout.split()[-1] == "3", (
+        shipped.stderr
+    )
