@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 from pathlib import Path
@@ -13,57 +12,21 @@ from streamlit.testing.v1 import AppTest
 
 from attention_core.figures.heatmaps import UNKNOWN_MARK
 from attention_core.models.trained import load_model
+from tests.conftest import (
+    APP,
+    ARABIC,
+    ARABIC_WORDS,
+    ENGLISH,
+    assert_clean,
+    figures,
+    hidden_word_pills,
+    open_page,
+    type_sentence,
+    values,
+    word_axes,
+)
 from ui.examples import EXAMPLES
 from ui.models import SHIPPED
-
-APP = str(Path(__file__).parents[1] / "app.py")
-
-ENGLISH = "The cat sat on the mat"
-ARABIC = "ذَهَبَ الطالبُ إلى المدرسةِ"
-ARABIC_WORDS = ["ذَهَبَ", "الطالبُ", "إلى", "المدرسةِ"]
-
-
-def open_page(page: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60).run()
-    return at.switch_page(f"pages/{page}.py").run()
-
-
-def figures(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
-
-
-def values(figure: dict, trace: int = 0) -> np.ndarray:
-    """A heatmap's z as numbers: Plotly sends a typed array {"dtype", "bdata", "shape"}, or plain lists."""
-    z = figure["data"][trace]["z"]
-    if not isinstance(z, dict):
-        return np.asarray(z, dtype=np.float64)
-    flat = np.frombuffer(base64.b64decode(z["bdata"]), dtype=z["dtype"])
-    shape = z.get("shape")
-    return flat.reshape([int(k) for k in shape.split(",")] if isinstance(shape, str) else shape or [-1])
-
-
-def word_axes(at: AppTest) -> list[tuple[list[str], list[str]]]:
-    """(x labels, y labels) of every word × word heatmap on the page, without the unknown-word mark."""
-    axes = []
-    for figure in figures(at):
-        x, y = figure["layout"]["xaxis"]["ticktext"], figure["layout"]["yaxis"]["ticktext"]
-        if x == y:
-            axes.append(([w.removesuffix(UNKNOWN_MARK) for w in x], [w.removesuffix(UNKNOWN_MARK) for w in y]))
-    return axes
-
-
-def assert_clean(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
-def hidden_word_pills(at: AppTest):
-    """Fill the blank's "click a word to hide it" (its key follows the sentence)."""
-    return next(p for p in at.pills if p.key.startswith("fill_hidden_"))
-
-
-def type_sentence(at: AppTest, page: str, text: str) -> AppTest:
-    return at.text_input(key=f"{page}_sentence").input(text).run()
 
 
 @pytest.mark.parametrize("page", ["similarity", "trainable"])
@@ -120,7 +83,8 @@ def test_every_control_keeps_the_page_working(page: str, switches: list, text: s
         at = flip(at, widget, key, value)
         assert_clean(at)
         assert figures(at) != before, f"{key} changed nothing"
-        assert all(x == [w for w in x] and len(x) == len(text.split()) for x, _ in word_axes(at))
+        axes = word_axes(at)  # every word × word heatmap is labelled with the typed words, in order
+        assert axes and all(x == text.split() == y for x, y in axes), (key, axes)
 
 
 def test_similarity_colour_scales_follow_the_values() -> None:
@@ -356,7 +320,8 @@ def test_multi_head_page_grid_toggles_and_explained_cell() -> None:
     ]
     assert len(grid["data"]) == 1  # one trace: the whole grid is one matrix with blank gaps
     words = ["[CLS]", "قل", "هو", "الله", "احد"]
-    assert all(x == words for x, _ in word_axes(at))
+    axes = word_axes(at)
+    assert axes and all(x == words for x, _ in axes)
     picked_before = figures(at)[1]
     at = flip(at, "toggle", "heads_W1", False)
     assert_clean(at)

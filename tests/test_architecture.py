@@ -8,6 +8,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).parents[1]
 
 
@@ -55,6 +57,7 @@ def test_the_package_declares_what_requirements_txt_pins_for_it() -> None:
     assert {name.lower(): spec for name, spec in declared.items()} == {k: v for k, v in app.items() if k != "streamlit"}
 
 
+@pytest.mark.slow
 def test_the_package_installs_and_its_training_cli_runs_outside_the_repository(tmp_path: Path) -> None:
     """`pip install .` gives attention_core, shipped model included, and `python -m attention_core.training.train`
     from any folder (built here as a wheel without fetching anything: the venv's own setuptools)."""

@@ -18,7 +18,7 @@ from attention_core.story.text import read_sentence, tokenize
 from attention_core.training.corpora import CorpusError, lines_from_bytes
 from attention_core.training.train import main as train_main
 from tests.bad_inputs import BAD_INPUTS
-from tests.test_app import assert_clean, figures, open_page, type_sentence
+from tests.conftest import assert_clean, figures, open_page, type_sentence
 from ui.corpora import PASTE, UPLOAD, chosen_corpus
 from ui.models import SHIPPED
 from ui.show import plain

@@ -38,7 +38,7 @@ FLAGS = [
 ]
 ARABIC = "ذهب الطالب إلى المدرسة"
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def _missing_browser() -> str | None:

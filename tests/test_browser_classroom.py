@@ -14,7 +14,7 @@ from tests.test_browser import screenshot, wait_for_charts
 
 server, browser = test_browser.server, test_browser.browser  # the same pytest fixtures (one server per module)
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ARABIC_BLANK = "ذهب الولد إلى [MASK] في الصباح"
 
 

@@ -61,6 +61,7 @@ def two_seat_server() -> Iterator[str]:
         stop_server(process)
 
 
+@pytest.mark.slow
 def test_a_full_server_tells_the_third_student_and_takes_them_once_a_tab_closes(two_seat_server: str) -> None:
     async def visit() -> None:
         tabs = [Tab(two_seat_server, timeout_s=60) for _ in range(3)]

@@ -19,6 +19,8 @@ from st_client import Tab  # noqa: E402
 
 PORTS = range(8741, 8750)  # the benchmarks' ports
 
+pytestmark = pytest.mark.slow  # servers and subprocesses: `pytest -m 'not slow'` skips them
+
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, int]]:

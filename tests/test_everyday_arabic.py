@@ -65,7 +65,7 @@ def test_each_blank_hides_exactly_one_common_word(sentences: list[str]) -> None:
 
 def test_the_measures_run_on_the_shipped_model(model: TrainedModel, sentences: list[str]) -> None:
     guessed = guess_blanks(model, common_word_blanks(sentences[:3]), k=5)
-    assert all(len(g.guesses) == 5 for g in guessed)
+    assert guessed and all(len(g.guesses) == 5 for g in guessed)
     assert 0.0 <= hit_rate(guessed, 1) <= hit_rate(guessed, 5) <= 1.0
     splits = word_splits(model, sentences[:3])
-    assert all(len(pieces) > 1 for pieces in splits.pieces.values())
+    assert splits.pieces and all(len(pieces) > 1 for pieces in splits.pieces.values())

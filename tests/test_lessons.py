@@ -16,7 +16,7 @@ from attention_core.models.word_pieces import shown_attention
 from attention_core.story.attention import similarity
 from attention_core.story.embeddings import embed_sentence
 from attention_core.story.text import tokenize
-from tests.test_app import assert_clean, figures, open_page
+from tests.conftest import assert_clean, figures, open_page
 from ui.bidi import PDI, RLI
 from ui.examples import LESSONS, Lesson
 
@@ -51,7 +51,8 @@ def test_the_gallery_links_every_lesson_and_filters_by_topic() -> None:
     assert len(at.get("page_link")) == sum(lesson.topic == "agreement" for lesson in LESSONS)
     at.pills(key="lessons_topics").set_value(["agreement", "negation"]).run()
     assert len(at.get("page_link")) == sum(lesson.topic in ("agreement", "negation") for lesson in LESSONS)
-    assert all(link.proto.label == "Open this lesson" for link in at.get("page_link"))
+    links = at.get("page_link")
+    assert links and all(link.proto.label == "Open this lesson" for link in links)
 
 
 def test_the_two_meanings_of_dhahaba_read_different_neighbours() -> None:

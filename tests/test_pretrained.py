@@ -8,6 +8,7 @@ import subprocess
 import sys
 from functools import cache
 
+import pytest
 import torch
 
 from attention_core.models.head_view import head_view
@@ -143,6 +144,7 @@ def test_word_pieces_of_a_model_with_whole_word_tokens() -> None:
     assert not pieces.splits_words and pieces.membership().equal(torch.eye(3))
 
 
+@pytest.mark.slow
 def test_the_app_never_imports_transformers_or_sentence_transformers() -> None:
     """Every page run with an English sentence, in a fresh interpreter: neither library may be imported."""
     script = """

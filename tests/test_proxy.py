@@ -38,6 +38,8 @@ from tests.test_browser import ARABIC, FLAGS, _missing_browser, tick_labels, wai
 # Three ports each (nginx, two apps), apart from the benchmarks' 8741–8749 and 8611–8613.
 PORTS = range(8760, 8790, 3)
 
+pytestmark = pytest.mark.slow  # servers and subprocesses: `pytest -m 'not slow'` skips them
+
 
 @dataclass
 class Proxy:

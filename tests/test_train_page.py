@@ -7,7 +7,7 @@ import pytest
 from attention_core.story.text import tokenize
 from attention_core.training.corpora import own_corpus
 from attention_core.training.live import _RUN_SLOTS, LIMITS, TrainingRun
-from tests.test_app import assert_clean, figures, open_page
+from tests.conftest import assert_clean, figures, open_page
 from tests.test_live_training import LINES as ANIMAL_LINES
 from ui.models import MINE, RUN_KEY
 

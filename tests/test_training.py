@@ -114,6 +114,7 @@ def test_save_interrupted_mid_write_keeps_the_previous_checkpoint(
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # no litter
 
 
+@pytest.mark.slow
 def test_a_saving_process_killed_at_any_moment_leaves_a_loadable_checkpoint(tmp_path: Path) -> None:
     saver = (
         "import sys, torch; from dataclasses import replace\n"
@@ -188,6 +189,7 @@ def test_evaluate_prints_the_documented_keys(trained: tuple[Path, list], tmp_pat
     assert "no such checkpoint folder" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_two_process_ddp_ends_with_identical_weights(tmp_path: Path) -> None:
     corpus_file = tmp_path / "corpus.txt"
     corpus_file.write_text("\n".join(LINES * 3), encoding="utf-8")

@@ -1,0 +1,61 @@
+"""What many test files share: the app under AppTest, its figures as the browser receives them, and sentences."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+from attention_core.figures.heatmaps import UNKNOWN_MARK
+
+APP = str(Path(__file__).parents[1] / "app.py")
+
+ENGLISH = "The cat sat on the mat"
+ARABIC = "ذَهَبَ الطالبُ إلى المدرسةِ"
+ARABIC_WORDS = ["ذَهَبَ", "الطالبُ", "إلى", "المدرسةِ"]
+
+
+def open_page(page: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    return at.switch_page(f"pages/{page}.py").run()
+
+
+def figures(at: AppTest) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def values(figure: dict, trace: int = 0) -> np.ndarray:
+    """A heatmap's z as numbers: Plotly sends a typed array {"dtype", "bdata", "shape"}, or plain lists."""
+    z = figure["data"][trace]["z"]
+    if not isinstance(z, dict):
+        return np.asarray(z, dtype=np.float64)
+    flat = np.frombuffer(base64.b64decode(z["bdata"]), dtype=z["dtype"])
+    shape = z.get("shape")
+    return flat.reshape([int(k) for k in shape.split(",")] if isinstance(shape, str) else shape or [-1])
+
+
+def word_axes(at: AppTest) -> list[tuple[list[str], list[str]]]:
+    """(x labels, y labels) of every word × word heatmap on the page, without the unknown-word mark."""
+    axes = []
+    for figure in figures(at):
+        x, y = figure["layout"]["xaxis"]["ticktext"], figure["layout"]["yaxis"]["ticktext"]
+        if x == y:
+            axes.append(([w.removesuffix(UNKNOWN_MARK) for w in x], [w.removesuffix(UNKNOWN_MARK) for w in y]))
+    return axes
+
+
+def assert_clean(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def hidden_word_pills(at: AppTest):
+    """Fill the blank's "click a word to hide it" (its key follows the sentence)."""
+    return next(p for p in at.pills if p.key.startswith("fill_hidden_"))
+
+
+def type_sentence(at: AppTest, page: str, text: str) -> AppTest:
+    return at.text_input(key=f"{page}_sentence").input(text).run()
