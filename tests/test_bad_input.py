@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from attention_core import checkpoint as checkpoint_module
+from attention_core.models import checkpoint as checkpoint_module
 from attention_core.models.checkpoint import CheckpointError, save_checkpoint
 from attention_core.models.encoder import MaskedLanguageModel, preset
 from attention_core.models.vocabulary import build_vocabulary

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from attention_core import checkpoint as checkpoint_module
+from attention_core.models import checkpoint as checkpoint_module
 from attention_core.models.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from attention_core.models.encoder import MaskedLanguageModel, preset
 from attention_core.models.trained import load_model
