@@ -47,8 +47,8 @@ SENTENCE_KEY = {
     "similarity": "similarity_sentence",
     "trainable": "trainable_sentence",
     "heads": "heads_sentence",
-    "fill_blank": "fill_sentence",
-    "word_order": "order_sentence",
+    "fill_blank": "fill_blank_sentence",
+    "word_order": "word_order_sentence",
 }
 TARGET_MS = {32: 50.0, 512: 300.0}
 COLD_TARGET_S = 5.0
@@ -142,9 +142,9 @@ def interactions(page: str, sentences: tuple[str, str]) -> dict[str, Callable]:
     if page in toggles:
         found[f"toggle {toggles[page]}"] = lambda at, i: at.toggle(key=toggles[page]).set_value(i % 2 == 0).run()
     elif page == "fill_blank":
-        found["slider fill_k"] = lambda at, i: at.slider(key="fill_k").set_value(5 + i % 2 * 3).run()
+        found["slider fill_k"] = lambda at, i: at.slider(key="fill_blank_k").set_value(5 + i % 2 * 3).run()
     elif page == "word_order":
-        found["button Shuffle"] = lambda at, i: at.button(key="order_shuffle").click().run()
+        found["button Shuffle"] = lambda at, i: at.button(key="word_order_shuffle").click().run()
     return found
 
 

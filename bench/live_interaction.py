@@ -45,7 +45,7 @@ PAGES = {
     "similarity": ("similarity_sentence", "Softmax each row"),
     "trainable": ("trainable_sentence", "W1 (query)"),
     "heads": ("heads_sentence", "trained W1"),
-    "word_order": ("order_sentence", "Add positional encoding"),
+    "word_order": ("word_order_sentence", "Add positional encoding"),
 }
 
 

@@ -24,7 +24,7 @@ st.markdown(
     "sentence (or type `[MASK]`) and see its guesses. The only way the blank can learn about the other words is "
     "attention, so the heatmap below shows everything it used: how much each of its heads looked at each word."
 )
-sentence = sentence_input("fill", default=FILL_BLANK_SENTENCE)  # the English default has no model here
+sentence = sentence_input("fill_blank", default=FILL_BLANK_SENTENCE)  # the English default has no model here
 if sentence is None:
     st.stop()
 model = masked_word_model("fill_blank", sentence.rtl)
@@ -42,7 +42,7 @@ if not any(t.surface == MASK for t in tokens):
     repeated = {s for s in (tokens[i].surface for i in choices) if sum(tokens[j].surface == s for j in choices) > 1}
     # The key follows the sentence: a new sentence starts with its own last word hidden, not the old index. Bound
     # to the URL under that key, the hidden word is part of a shared link (the link's sentence gives the same key).
-    key = f"fill_hidden_{zlib.crc32(' '.join(t.surface for t in tokens).encode())}"
+    key = f"fill_blank_hidden_{zlib.crc32(' '.join(t.surface for t in tokens).encode())}"
     hidden = chip_row(sentence.rtl).pills(
         "Click a word to hide it",
         choices,
@@ -55,7 +55,7 @@ if not any(t.surface == MASK for t in tokens):
         ),
     )
     tokens[hidden] = Token(MASK, MASK, is_word=False)
-k = st.slider("How many guesses", 1, 10, 5, key="fill_k", bind="query-params")
+k = st.slider("How many guesses", 1, 10, 5, key="fill_blank_k", bind="query-params")
 
 blank = next(i for i, t in enumerate(tokens) if t.surface == MASK)
 if blank >= model.max_words:
@@ -95,7 +95,7 @@ with right:
         f"({matrix.shape[0]} heads × {matrix.shape[1]} words)"
     )
     labels = word_labels(analysis.labels, analysis.known)
-    chart(figure=heatmap(matrix, rows, labels, kind="weights", rtl=sentence.rtl), key="fill_attention")
+    chart(figure=heatmap(matrix, rows, labels, kind="weights", rtl=sentence.rtl), key="fill_blank_attention")
     st.caption(
         "Row = one head of one layer; each row is a softmax over the sentence and sums to 1. "
         "[CLS] is the start token every training sentence began with."

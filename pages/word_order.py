@@ -21,14 +21,14 @@ st.markdown(
     "encoding P (Vaswani et al., 2017; MiniLM learned its own) adds to each word a vector for its place, so order "
     "becomes visible."
 )
-sentence = sentence_input("order")
-choice = embedding_controls("order", sentence, pieces=False)
+sentence = sentence_input("word_order")
+choice = embedding_controls("word_order", sentence, pieces=False)
 if sentence is None:
     st.stop()
-if "order_shuffle_seed" not in st.session_state:
-    st.session_state["order_shuffle_seed"] = 1
-if st.button("Shuffle the words", key="order_shuffle"):
-    st.session_state["order_shuffle_seed"] += 1
+if "word_order_shuffle_seed" not in st.session_state:
+    st.session_state["word_order_shuffle_seed"] = 1
+if st.button("Shuffle the words", key="word_order_shuffle"):
+    st.session_state["word_order_shuffle_seed"] += 1
 
 embedded = embed(sentence, choice)
 n, d = embedded.V.shape
@@ -68,10 +68,10 @@ show_step(
         rtl=sentence.rtl,
         columns="dimensions",
     ),
-    key="order_pe",
+    key="word_order_pe",
 )
 
-order = shuffled_order(n, st.session_state["order_shuffle_seed"])
+order = shuffled_order(n, st.session_state["word_order_shuffle_seed"])
 # The tokens that got a row: MiniLM leaves out a word its tokenizer reads as nothing.
 shuffled_tokens = tuple(embedded.tokens[i] for i in order)
 shuffled = embed(ReadSentence(shuffled_tokens, n, sentence.limit, sentence.rtl), choice)
@@ -91,7 +91,7 @@ chart(
     figure=heatmap(
         effect.original, labels, labels, kind="signed", rtl=sentence.rtl, title="as typed", height=380, compact=True
     ),
-    key="order_typed",
+    key="word_order_typed",
 )
 chart(
     where=mixed,
@@ -105,7 +105,7 @@ chart(
         height=380,
         compact=True,
     ),
-    key="order_shuffled",
+    key="word_order_shuffled",
 )
 chart(
     where=back,
@@ -119,7 +119,7 @@ chart(
         height=380,
         compact=True,
     ),
-    key="order_back",
+    key="word_order_back",
 )
 st.metric("Largest change once the shuffle is undone", f"{effect.largest_change:.4f}")
 if choice.use_position and positioned.learned_positions:

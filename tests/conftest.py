@@ -54,7 +54,7 @@ def assert_clean(at: AppTest) -> None:
 
 def hidden_word_pills(at: AppTest):
     """Fill the blank's "click a word to hide it" (its key follows the sentence)."""
-    return next(p for p in at.pills if p.key.startswith("fill_hidden_"))
+    return next(p for p in at.pills if p.key.startswith("fill_blank_hidden_"))
 
 
 def type_sentence(at: AppTest, page: str, text: str) -> AppTest:

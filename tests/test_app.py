@@ -242,7 +242,7 @@ def test_idea_page_draws_the_raw_story() -> None:
 
 
 def test_fill_the_blank_guesses_and_shows_where_the_blank_looked() -> None:
-    at = type_sentence(open_page("fill_blank"), "fill", "إن الله على كل شيء [MASK]")
+    at = type_sentence(open_page("fill_blank"), "fill_blank", "إن الله على كل شيء [MASK]")
     assert_clean(at)
     guesses = at.dataframe[0].value
     assert guesses["word"].iloc[0] == "قدير" and len(guesses) == 5
@@ -252,12 +252,12 @@ def test_fill_the_blank_guesses_and_shows_where_the_blank_looked() -> None:
     config = load_model().model.config
     assert len(attention["layout"]["yaxis"]["ticktext"]) == config.n_layers * config.n_heads  # one row per head
     assert attention["layout"]["xaxis"]["autorange"] == "reversed"  # Arabic reads right to left
-    at = at.slider(key="fill_k").set_value(3).run()
+    at = at.slider(key="fill_blank_k").set_value(3).run()
     assert len(at.dataframe[0].value) == 3
 
 
 def test_fill_the_blank_hides_a_clicked_word() -> None:
-    at = type_sentence(open_page("fill_blank"), "fill", "بسم الله الرحمن الرحيم")
+    at = type_sentence(open_page("fill_blank"), "fill_blank", "بسم الله الرحمن الرحيم")
     assert_clean(at)
     assert figures(at)[0]["layout"]["xaxis"]["ticktext"][-1] == "[MASK]"  # the last word is hidden first
     at = hidden_word_pills(at).set_value(2).run()
@@ -268,7 +268,7 @@ def test_fill_the_blank_hides_a_clicked_word() -> None:
 
 def test_english_on_automatic_never_goes_to_the_arabic_model_on_fill_the_blank() -> None:
     """Issue 11: "Birds fly south in winter" went to the Arabic model (every word unknown, guesses اجمعين)."""
-    at = type_sentence(open_page("fill_blank"), "fill", "Birds fly south in winter")
+    at = type_sentence(open_page("fill_blank"), "fill_blank", "Birds fly south in winter")
     assert_clean(at)
     assert at.radio(key="fill_blank_model").value == "automatic (from the sentence's script)"
     assert not at.dataframe and not at.get("plotly_chart") and not at.warning
@@ -281,22 +281,22 @@ def test_english_on_automatic_never_goes_to_the_arabic_model_on_fill_the_blank()
 
 
 def test_word_order_shuffle_changes_nothing_without_positions() -> None:
-    at = type_sentence(open_page("word_order"), "order", "the dog bit the man")
+    at = type_sentence(open_page("word_order"), "word_order", "the dog bit the man")
     assert_clean(at)
     learned = figures(at)[0]  # English: MiniLM's own vectors and its learned position table
     assert learned["layout"]["yaxis"]["ticktext"] == ["1: the", "2: dog", "3: bit", "4: the", "5: man"]
     assert len(learned["layout"]["xaxis"]["ticktext"]) <= 40 and any("learned" in m.value for m in at.markdown)
     assert float(at.metric[0].value) > 1e-3 and any("barely moves" in m.value for m in at.markdown)  # MiniLM: small
-    at = flip(at, "radio", "order_embedding", "random")  # random vectors + the sinusoidal encoding
+    at = flip(at, "radio", "word_order_embedding", "random")  # random vectors + the sinusoidal encoding
     pe = figures(at)[0]
     assert pe["layout"]["yaxis"]["ticktext"] == ["1: the", "2: dog", "3: bit", "4: the", "5: man"]
     assert (pe["data"][0]["zmin"], pe["data"][0]["zmax"]) == (-1, 1)
     assert any("Sines and cosines" in c.value for c in at.caption)
     assert float(at.metric[0].value) > 0.01  # with positions, the shuffle really changes attention
-    at = flip(at, "toggle", "order_position", False)
+    at = flip(at, "toggle", "word_order_position", False)
     assert float(at.metric[0].value) < 1e-5  # without them, it only moves with the words
     shuffled_before = figures(at)[2]["layout"]["xaxis"]["ticktext"]
-    at = at.button(key="order_shuffle").click().run()
+    at = at.button(key="word_order_shuffle").click().run()
     assert_clean(at)
     assert float(at.metric[0].value) < 1e-5
     assert figures(at)[2]["layout"]["xaxis"]["ticktext"] != shuffled_before
@@ -304,7 +304,7 @@ def test_word_order_shuffle_changes_nothing_without_positions() -> None:
 
 
 def test_word_order_arabic_with_the_trained_model() -> None:
-    at = type_sentence(open_page("word_order"), "order", "الحمد لله رب العالمين")
+    at = type_sentence(open_page("word_order"), "word_order", "الحمد لله رب العالمين")
     assert_clean(at)
     assert any("(4 × 128)·(128 × 4) = (4 × 4)" in c.value for c in at.caption)  # the trained vectors' width
     assert any("4 positions × 128 dimensions" in c.value for c in at.caption)
@@ -358,7 +358,9 @@ def test_presentation_mode_enlarges_every_figure() -> None:
     assert len(bigger) == len(normal) and all(b > n for b, n in zip(bigger, normal, strict=True))
 
 
-@pytest.mark.parametrize(("page", "prefix"), [("heads", "heads"), ("fill_blank", "fill"), ("similarity", "similarity")])
+@pytest.mark.parametrize(
+    ("page", "prefix"), [("heads", "heads"), ("fill_blank", "fill_blank"), ("similarity", "similarity")]
+)
 def test_text_longer_than_the_model_reads_is_cut_with_a_notice(page: str, prefix: str) -> None:
     at = type_sentence(open_page(page), prefix, " ".join(["الله"] * 300))
     assert_clean(at)
@@ -370,7 +372,7 @@ def test_text_longer_than_the_model_reads_is_cut_with_a_notice(page: str, prefix
 
 
 def test_clicking_a_repeated_word_hides_that_very_word() -> None:
-    at = type_sentence(open_page("fill_blank"), "fill", "the cat sat on the mat the")
+    at = type_sentence(open_page("fill_blank"), "fill_blank", "the cat sat on the mat the")
     at = flip(at, "radio", "fill_blank_model", SHIPPED)  # English has no model on automatic
     assert hidden_word_pills(at).value == 6  # the last word by default, though "the" occurs three times
     at = hidden_word_pills(at).set_value(4).run()
@@ -394,7 +396,7 @@ TYPED = ["The", "animal", "didn't", "cross", "the", "street", "because", "it", "
 
 @pytest.mark.parametrize(
     ("page", "prefix"),
-    [("similarity", "similarity"), ("trainable", "trainable"), ("heads", "heads"), ("word_order", "order")],
+    [("similarity", "similarity"), ("trainable", "trainable"), ("heads", "heads"), ("word_order", "word_order")],
 )
 def test_an_english_sentence_uses_minilm_with_whole_words(page: str, prefix: str) -> None:
     at = type_sentence(open_page(page), prefix, CORE_REFERENCE)
@@ -435,7 +437,7 @@ def test_the_model_switch_overrides_the_script() -> None:
 
 
 def test_fill_the_blank_never_offers_minilm_and_says_why() -> None:
-    at = type_sentence(open_page("fill_blank"), "fill", "the animal was too [MASK]")
+    at = type_sentence(open_page("fill_blank"), "fill_blank", "the animal was too [MASK]")
     assert_clean(at)
     assert "English: MiniLM-L6 (pretrained)" not in at.radio(key="fill_blank_model").options
     assert any("ships no masked-word head" in i.value for i in at.info)
@@ -464,11 +466,38 @@ def test_a_sentence_carried_over_from_another_page_is_in_the_url() -> None:
 def test_the_hidden_word_of_fill_the_blank_is_in_a_shared_link() -> None:
     """The word chips are bound to the URL under a key made from the sentence, which the link also carries. (The
     browser writes a clicked chip into the URL; AppTest has no browser, so the link is written here.)"""
-    at = type_sentence(open_page("fill_blank"), "fill", "بسم الله الرحمن الرحيم")
-    link = {"fill_sentence": "بسم الله الرحمن الرحيم", hidden_word_pills(at).key: "الرحمن"}
+    at = type_sentence(open_page("fill_blank"), "fill_blank", "بسم الله الرحمن الرحيم")
+    link = {"fill_blank_sentence": "بسم الله الرحمن الرحيم", hidden_word_pills(at).key: "الرحمن"}
     shared = AppTest.from_file(APP, default_timeout=60)
     for key, value in link.items():
         shared.query_params[key] = value
     shared = shared.switch_page("pages/fill_blank.py").run()
     assert_clean(shared)
     assert figures(shared)[0]["layout"]["xaxis"]["ticktext"] == ["[CLS]", "بسم", "الله", "[MASK]", "الرحيم"]
+
+
+def test_old_links_of_fill_the_blank_and_word_order_still_open_their_view() -> None:
+    """Widget keys start with their page's URL path (fill_blank_…, word_order_…); a link shared before that says
+    fill_… and order_…, and must open the same sentence and settings (read under the new names)."""
+    from ui.navigation import renamed_legacy_parameters
+
+    assert renamed_legacy_parameters({"fill_sentence": "a", "fill_blank_model": "b", "order_pe": "c"}) == {
+        "fill_sentence": "fill_blank_sentence",
+        "order_pe": "word_order_pe",
+    }
+    assert renamed_legacy_parameters({"fill_k": "3", "fill_blank_k": "7"}) == {}  # the new name wins
+    sentence = "بسم الله [MASK] الرحيم"
+    # Through app.py: AppTest's direct run of a page file loses URL writes across the app frame's first rerun (a real
+    # server's first visit to an old link keeps them: tests/test_class_load.py).
+    old = AppTest.from_file(APP, default_timeout=60)
+    old.query_params["fill_sentence"] = sentence
+    old.query_params["fill_k"] = "3"
+    old = old.run().switch_page("pages/fill_blank.py").run()
+    assert_clean(old)
+    assert old.text_input(key="fill_blank_sentence").value == sentence and old.slider(key="fill_blank_k").value == 3
+    assert "fill_sentence" not in old.query_params and old.query_params["fill_blank_sentence"] in (sentence, [sentence])
+    shuffled = AppTest.from_file(APP, default_timeout=60)
+    shuffled.query_params["order_sentence"] = "the dog bit the man"
+    shuffled = shuffled.run().switch_page("pages/word_order.py").run()
+    assert_clean(shuffled)
+    assert shuffled.text_input(key="word_order_sentence").value == "the dog bit the man"

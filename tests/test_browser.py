@@ -449,7 +449,7 @@ def test_ten_sessions_at_once_keep_their_own_state(server: str, browser: object)
     explorers = []
     for word, path in zip(words, paths, strict=True):
         page = browser.new_context().new_page()  # a context of its own: a separate user
-        page.goto(f"{server}/{path}?{path if path != 'word_order' else 'order'}_sentence={word}+{word}+zulu")
+        page.goto(f"{server}/{path}?{path}_sentence={word}+{word}+zulu")
         explorers.append((word, path, page))
     trainers = []
     lines = "\n".join(f"the {a} saw the {b}" for a in words for b in ("tree", "house", "boat"))
@@ -516,14 +516,14 @@ def test_arabic_with_a_blank_reads_right_to_left_in_cards_and_chips(server: str,
     page.get_by_text("Open this lesson").first.wait_for(timeout=60_000)
     for sentence in ("ذلك الكتاب لا [MASK] فيه", "إنه هو السميع [MASK]", "لا [MASK] إلا هو"):
         _reads_right_to_left(page, sentence)
-    page.goto(f"{server}/fill_blank?{urlencode({'fill_sentence': 'بسم الله الرحمن الرحيم'})}")
+    page.goto(f"{server}/fill_blank?{urlencode({'fill_blank_sentence': 'بسم الله الرحمن الرحيم'})}")
     wait_for_charts(page)
     _reads_right_to_left(page, "شيء [MASK]")  # the example chip, its English gloss beside it
     chips = page.locator("[class*='st-key-fill_hidden'] button")
     xs = [chips.nth(i).bounding_box()["x"] for i in range(chips.count())]
     assert chips.nth(0).text_content() == "بسم" and xs == sorted(xs, reverse=True)  # the first word on the right
     chips.filter(has_text="الرحمن").click()  # a hidden word goes into the URL, and a link brings it back
-    page.wait_for_function("() => location.search.includes('fill_hidden_')", timeout=30_000)
+    page.wait_for_function("() => location.search.includes('fill_blank_hidden_')", timeout=30_000)
     shared = context.new_page()
     shared.goto(page.url)
     wait_for_charts(shared)

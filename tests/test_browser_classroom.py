@@ -22,7 +22,7 @@ def test_a_slider_in_an_arabic_locale_browser_sets_the_value_its_label_shows(ser
     """react-aria mirrors a slider's thumb in a right-to-left locale; clicking next to the "10" label must set 10."""
     context = browser.new_context(viewport={"width": 1400, "height": 900}, locale="ar")
     page = context.new_page()
-    page.goto(f"{server}/fill_blank?fill_sentence={urllib.parse.quote(ARABIC_BLANK)}")
+    page.goto(f"{server}/fill_blank?fill_blank_sentence={urllib.parse.quote(ARABIC_BLANK)}")
     wait_for_charts(page)
     ten = page.locator("[data-testid=stSliderTickBar]").first.locator("p", has_text="10").bounding_box()
     track = page.locator("[data-testid=stSlider] [data-orientation=horizontal] > div").first.bounding_box()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -59,3 +60,20 @@ def test_two_students_get_every_action_finished(server: tuple[str, int]) -> None
     assert {r["client"] for r in records} == {0, 1} and all(r["seconds"] > 0 for r in records)
     assert result["actions"]["open"]["count"] == 2 and result["actions"]["all"]["count"] >= 4
     assert result["server"]["rss_peak_mb"] > 100 and result["server"]["cores_mean"] > 0
+
+
+def test_an_old_fill_the_blank_link_opens_its_sentence_on_a_real_server(server: tuple[str, int]) -> None:
+    """A link shared when Fill the blank's parameters were fill_… (now fill_blank_…), as a fresh tab opens it."""
+
+    async def visit() -> None:
+        tab = Tab(server[0], timeout_s=60)
+        await tab.connect()
+        try:
+            tab.query_string = urllib.parse.urlencode({"fill_sentence": "بسم الله [MASK] الرحيم", "fill_k": "3"})
+            assert (await tab.open("fill_blank")).ok
+            assert tab.value("fill_blank_sentence") == "بسم الله [MASK] الرحيم"
+            assert "fill_blank_k=3" in tab.query_string and "fill_sentence" not in tab.query_string
+        finally:
+            await tab.close()
+
+    asyncio.run(visit())

@@ -199,12 +199,12 @@ def test_a_lesson_opens_clean_over_switches_and_the_model_left_from_earlier() ->
 def test_a_fill_the_blank_lesson_opens_clean_after_another_sentence_and_guess_count() -> None:
     lesson = next(lesson for lesson in LESSONS if lesson.title == "Negation: لا ريب فيه")
     at = open_page("fill_blank")
-    at.text_input(key="fill_sentence").input("بسم الله الرحمن الرحيم").run()
-    at.slider(key="fill_k").set_value(2).run()
+    at.text_input(key="fill_blank_sentence").input("بسم الله الرحمن الرحيم").run()
+    at.slider(key="fill_blank_k").set_value(2).run()
     at = open_from_gallery(at, lesson)
     assert_clean(at)
-    assert at.text_input(key="fill_sentence").value == lesson.sentence
-    assert at.slider(key="fill_k").value == 5 and len(at.dataframe[0].value) == 5
+    assert at.text_input(key="fill_blank_sentence").value == lesson.sentence
+    assert at.slider(key="fill_blank_k").value == 5 and len(at.dataframe[0].value) == 5
     assert at.dataframe[0].value["word"].iloc[0] == lesson.expected_guess
 
 

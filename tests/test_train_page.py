@@ -67,7 +67,7 @@ def test_a_run_draws_its_curves_replay_and_downloads_and_every_page_can_use_it()
     at.switch_page("pages/fill_blank.py").run()
     assert_clean(at)
     assert at.radio(key="fill_blank_model").value == MINE
-    at.text_input(key="fill_sentence").input("the cat saw the [MASK] near the river").run()
+    at.text_input(key="fill_blank_sentence").input("the cat saw the [MASK] near the river").run()
     guesses = at.dataframe[0].value["word"].tolist()
     assert set(guesses) <= set(LINES.split())  # guesses come from my model's vocabulary, not the shipped model's
 

@@ -24,8 +24,6 @@ EXAMPLES: dict[str, str] = {
 }
 
 
-SENTENCE_KEY_PREFIX = {"fill_blank": "fill", "word_order": "order"}  # pages whose widget keys are shorter
-MODEL_KEY = {"fill_blank": "fill_blank_model"}  # the page's Model switch, when it is not named after the prefix
 LESSON_PARAM = "lesson"  # the URL parameter naming the open lesson
 
 
@@ -58,8 +56,8 @@ class Lesson:
 
     @property
     def prefix(self) -> str:
-        """What the page's widget keys start with (heads_layer, fill_k, order_position)."""
-        return SENTENCE_KEY_PREFIX.get(self.page, self.page)
+        """What the page's widget keys start with: its URL path (heads_layer, fill_blank_k, word_order_position)."""
+        return self.page
 
     @property
     def sentence_key(self) -> str:
@@ -67,7 +65,7 @@ class Lesson:
 
     @property
     def model_key(self) -> str:
-        return MODEL_KEY.get(self.page, f"{self.prefix}_model")
+        return f"{self.prefix}_model"
 
     @property
     def slug(self) -> str:
@@ -145,7 +143,7 @@ LESSONS: list[Lesson] = [
         expected_guess="العليم",
         look_at="Row *layer 1 · head 1*, column السميع: where the blank looked, one head at a time.",
         cell=Cell("layer 1 · head 1", "السميع"),
-        figures=("fill_attention",),
+        figures=("fill_blank_attention",),
     ),
     Lesson(
         "Agreement: no article, no article",
@@ -156,7 +154,7 @@ LESSONS: list[Lesson] = [
         expected_guess="عليم",
         look_at="Row *layer 1 · head 1*, column سميع: the word before the blank.",
         cell=Cell("layer 1 · head 1", "سميع"),
-        figures=("fill_attention",),
+        figures=("fill_blank_attention",),
     ),
     Lesson(
         "Negation: لا ريب فيه",
@@ -168,7 +166,7 @@ LESSONS: list[Lesson] = [
         expected_guess="ريب",
         look_at="Row *layer 1 · head 1*, column لا; then the row below it, column فيه.",
         cell=Cell("layer 1 · head 1", "لا"),
-        figures=("fill_attention",),
+        figures=("fill_blank_attention",),
     ),
     Lesson(
         "Negation: لا إله إلا هو",
@@ -180,7 +178,7 @@ LESSONS: list[Lesson] = [
         expected_guess="إله",
         look_at="Row *layer 1 · head 1*, column لا; then the row below it, column إلا.",
         cell=Cell("layer 1 · head 1", "لا"),
-        figures=("fill_attention",),
+        figures=("fill_blank_attention",),
     ),
     Lesson(
         "A previous-word head and a next-word head",
@@ -260,7 +258,7 @@ LESSONS: list[Lesson] = [
         "the dog bit the man",
         "Press **Shuffle the words**: with the positional encoding off, the shuffled sentence's similarities are "
         "the same numbers moved around (the largest change is 0.0000). Switch positions on and they change.",
-        {"order_position": False},
+        {"word_order_position": False},
         look_at="The number under the three heatmaps: *Largest change once the shuffle is undone*.",
     ),
 ]

@@ -39,9 +39,27 @@ def app_pages() -> list[StreamlitPage]:
     ]
 
 
+# Widget keys (and so URL parameters) start with their page's URL path. Links shared before Fill the blank and
+# Word order followed that rule say fill_… and order_…: read them as the new names.
+_LEGACY_PREFIXES = {"fill_": "fill_blank_", "order_": "word_order_"}
+
+
+def renamed_legacy_parameters(params: dict[str, str]) -> dict[str, str]:
+    """{old name: new name} for the URL parameters of an old shared link (none when a new name is given too)."""
+    renamed = {}
+    for name in params:
+        for old, new in _LEGACY_PREFIXES.items():
+            if name.startswith(old) and not name.startswith(new) and new + name[len(old) :] not in params:
+                renamed[name] = new + name[len(old) :]
+    return renamed
+
+
 def frame_app() -> StreamlitPage:
     """Page config, navigation and sidebar note; returns the page the URL asks for."""
     st.session_state[_FRAMED] = True
+    for old, new in renamed_legacy_parameters(st.query_params.to_dict()).items():
+        st.query_params[new] = st.query_params[old]  # before any widget reads the URL
+        del st.query_params[old]
     st.set_page_config(page_title="The attention explainer", page_icon="🔍", layout="wide")
     page = st.navigation(app_pages())
     apply_style(presentation_toggle())
