@@ -15,7 +15,7 @@ from attention_core.story.attention import (
     random_projections,
     similarity,
 )
-from attention_core.story.embeddings import Sentence, TableEmbedding, embed_sentence
+from attention_core.story.embeddings import Sentence, embed_sentence
 from attention_core.story.positional import positional_encoding
 from attention_core.story.text import Token, is_right_to_left, normalize_word, read_sentence, tokenize
 
@@ -30,7 +30,6 @@ __all__ = [
     "MultiHeadAttention",
     "PretrainedModel",
     "Sentence",
-    "TableEmbedding",
     "Token",
     "TrainedModel",
     "attend",

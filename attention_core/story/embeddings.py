@@ -4,7 +4,7 @@
   seen, so "The" and "the" are one word and repeated words are identical rows.
 - "one-hot": each distinct word gets its own axis (d = number of distinct words): every word is similar only
   to itself, which shows what V·Vᵀ means before embeddings carry any meaning.
-- a vocabulary table (`TableEmbedding`), which is what a trained model provides; words outside it are unknown.
+A trained model's own vectors come from the model (`AttentionModel.sentence`).
 """
 
 from __future__ import annotations
@@ -57,23 +57,9 @@ def one_hot_vectors(words: list[str]) -> torch.Tensor:
     return V
 
 
-class TableEmbedding:
-    """Word vectors looked up in a vocabulary table (a trained model's); unknown words get the [UNK] row."""
-
-    def __init__(self, vocabulary: dict[str, int], table: torch.Tensor, unknown_id: int) -> None:
-        self.vocabulary = vocabulary
-        self.table = table
-        self.unknown_id = unknown_id
-
-    def lookup(self, words: list[str]) -> tuple[torch.Tensor, tuple[bool, ...]]:
-        ids = [self.vocabulary.get(w, self.unknown_id) for w in words]
-        known = tuple(w in self.vocabulary for w in words)
-        return self.table[torch.tensor(ids, dtype=torch.long)], known
-
-
 def embed_sentence(
     tokens: list[Token],
-    kind: EmbeddingKind | TableEmbedding = "random",
+    kind: EmbeddingKind = "random",
     *,
     d: int = 64,
     seed: int = 0,
@@ -81,9 +67,7 @@ def embed_sentence(
 ) -> Sentence:
     """The sentence as V (n × d): word vectors of the chosen kind, plus the sinusoidal positional encoding."""
     words = [t.norm for t in tokens]
-    if isinstance(kind, TableEmbedding):
-        vectors, known = kind.lookup(words)
-    elif kind == "random":
+    if kind == "random":
         vectors, known = random_vectors(words, d, seed), (True,) * len(words)
     elif kind == "one-hot":
         vectors, known = one_hot_vectors(words), (True,) * len(words)
