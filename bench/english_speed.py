@@ -26,7 +26,6 @@ import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # run as a script from anywhere in the repository
 
 from app_server import cold_starts, first_chart_recorder, stop_all  # noqa: E402
 from interaction_speed import STEPS, _patch, git_state, install_timers, measure_page, quran_sentence  # noqa: E402

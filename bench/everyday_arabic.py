@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parents[1]))  # run as a script from anywhere in the repository
 from attention_core.models.trained import SHIPPED, TrainedModel, load_model
 from attention_core.story.text import MASK, Token, normalize_word, tokenize
 

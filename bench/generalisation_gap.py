@@ -16,7 +16,6 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parents[1]))  # run as a script from anywhere in the repository
 from attention_core.models.checkpoint import load_checkpoint
 from attention_core.models.trained import SHIPPED
 from attention_core.training.batches import Lexicon

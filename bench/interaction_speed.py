@@ -37,7 +37,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # run as a script from anywhere in the repository
 
 from app_server import cold_starts, first_chart_recorder, stop_all  # noqa: E402 — bench/ is on the path
 

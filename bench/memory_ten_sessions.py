@@ -20,13 +20,11 @@ import contextlib
 import os
 import shutil
 import statistics
-import sys
 import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # run as a script from anywhere in the repository
 
 from app_server import FLAGS, start_server, stop_all, stop_server, wait_until_healthy  # noqa: E402 — bench/ is on the path
 

@@ -19,14 +19,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).parents[1]))  # run as a script from anywhere in the repository
 from attention_core.models.encoder import EncoderConfig, MaskedLanguageModel, preset
 from attention_core.models.vocabulary import Vocabulary, build_vocabulary
 from attention_core.training.batches import Lexicon, length_bucketed_batches, pad

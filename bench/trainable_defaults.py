@@ -10,10 +10,6 @@ with V normalised as a layer reads it (the default) and raw.
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from attention_core.models.pretrained import load_minilm
 from attention_core.models.trained import load_model

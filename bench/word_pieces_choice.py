@@ -17,11 +17,9 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterable
-from pathlib import Path
 
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
-sys.path.insert(0, str(Path(__file__).parents[1]))  # run as a script from anywhere in the repository
 from attention_core.models.piece_tokenizer import SPECIALS, UNK
 from attention_core.story.text import tokenize
 from attention_core.training.corpora import load_corpus
