@@ -519,7 +519,7 @@ def test_arabic_with_a_blank_reads_right_to_left_in_cards_and_chips(server: str,
     page.goto(f"{server}/fill_blank?{urlencode({'fill_blank_sentence': 'بسم الله الرحمن الرحيم'})}")
     wait_for_charts(page)
     _reads_right_to_left(page, "شيء [MASK]")  # the example chip, its English gloss beside it
-    chips = page.locator("[class*='st-key-fill_hidden'] button")
+    chips = page.locator("[class*='st-key-fill_blank_hidden'] button")
     xs = [chips.nth(i).bounding_box()["x"] for i in range(chips.count())]
     assert chips.nth(0).text_content() == "بسم" and xs == sorted(xs, reverse=True)  # the first word on the right
     chips.filter(has_text="الرحمن").click()  # a hidden word goes into the URL, and a link brings it back
