@@ -34,7 +34,7 @@ def chart(figure: go.Figure, key: str, where: DeltaGenerator | None = None) -> N
     where.plotly_chart(
         figure, key=key, config={"displaylogo": False, "toImageButtonOptions": {"filename": name, "scale": 2}}
     )
-    # The CSV is made only when the button is clicked (a callable): at 512 words it costs 250 ms a figure.
+    # The CSV is made only when the button is clicked (a callable): at 512 words it is costly (docs/speed.md).
     where.download_button(
         "CSV",
         lambda: figure_table(figure).to_csv().encode("utf-8"),

@@ -101,8 +101,8 @@ def heatmap(
     n_rows, n_cols = values.shape
     if (n_rows, n_cols) != (len(rows), len(cols)):
         raise ValueError(f"matrix {tuple(values.shape)} does not match {len(rows)} row and {len(cols)} column labels")
-    # A numpy z goes to the browser as one typed binary array (Plotly ≥ 6): at 512 words that is 1 MB instead of
-    # 12 MB of JSON numbers, and Plotly does not validate a quarter-million list items one by one.
+    # A numpy z goes to the browser as one typed binary array (Plotly ≥ 6), several times smaller than JSON numbers,
+    # and Plotly does not validate a quarter-million list items one by one (docs/speed.md).
     full_rows, full_cols = rows, cols
     rows, cols = [_short(r) for r in rows], [_short(c) for c in cols]
     grid = values.numpy()
@@ -156,17 +156,17 @@ def heatmap(
 
 
 def _figure(traces: Sequence[Mapping[str, object]], layout: Mapping[str, object]) -> go.Figure:
-    """The figure, built without Plotly's property validation. Validating a page's four figures took a fifth of
-    Multi-head's rerun (10 of 50 ms at 32 words); every figure this module builds is checked against Plotly's
-    validator in tests/test_embeddings_and_figures.py instead (`_validate` is Plotly's own per-figure switch)."""
+    """The figure, built without Plotly's property validation, which cost a fifth of a rerun (docs/speed.md);
+    every figure this module builds is checked against Plotly's validator in tests/test_embeddings_and_figures.py
+    instead (`_validate` is Plotly's own per-figure switch)."""
     data = [_lean_lists(trace) for trace in traces]
     return _LeanFigure(data=data, layout=_lean_lists({**layout, "template": _heatmap_template()}), _validate=False)
 
 
 class _Labels(list):
     """A list of labels or numbers. Plotly deep-copies a figure's properties when it builds the figure and again in
-    to_dict, item by item: about 900 Python calls per heatmap here, 4 of Multi-head's 14 ms in st.plotly_chart at
-    32 words. The items are immutable, so this list copies itself in one step."""
+    to_dict, item by item (one Python call per label, docs/speed.md). The items are immutable, so this list copies
+    itself in one step."""
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Labels:
         return _Labels(self)
@@ -213,9 +213,9 @@ _TEMPLATES: dict[str, dict[str, object]] = {}
 def _heatmap_template() -> dict[str, object]:
     """The default template (Streamlit's, once Streamlit is imported) without its per-trace-type part. That part
     sets defaults for trace types these figures never draw (candlestick, sankey, table…) and a heatmap colour
-    scale every trace here overrides, yet it was 60 % of every figure's JSON, deep-copied and walked again by
-    st.plotly_chart on each rerun (1.4 ms of a 5 ms grid of heads). Its layout part (theme colour placeholders
-    that Streamlit's frontend swaps for the theme's colours) stays."""
+    scale every trace here overrides, yet it was most of every figure's JSON, deep-copied and walked again by
+    st.plotly_chart on each rerun (docs/speed.md). Its layout part (theme colour placeholders that Streamlit's
+    frontend swaps for the theme's colours) stays."""
     name = str(plotly.io.templates.default)
     if name not in _TEMPLATES:
         _TEMPLATES[name] = {"layout": plotly.io.templates[name].layout.to_plotly_json()}
