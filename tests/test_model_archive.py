@@ -79,11 +79,15 @@ def test_a_zip_bomb_is_refused_before_it_is_unpacked() -> None:
         load_model_archive(bomb, "bomb.zip")
 
 
-def test_member_paths_never_write_outside_a_private_temporary_folder(tmp_path: Path) -> None:
+def test_member_paths_never_write_outside_a_private_temporary_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     target = tmp_path / "escaped"
     hostile = {f"../../../../{target}/{name}": content for name, content in FILES.items()}
-    before = set(Path(tempfile.gettempdir()).iterdir())
+    private = tmp_path / "temporary"  # the archive's temporary folder goes here, away from other processes' files
+    private.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(private))
     loaded = load_model_archive(zipped(hostile), "slip.zip")  # read under the bare names: a valid model
     assert loaded.step > 0
     assert not target.exists()
-    assert set(Path(tempfile.gettempdir()).iterdir()) == before  # and the temporary folder is gone again
+    assert list(private.iterdir()) == []  # and the temporary folder is gone again

@@ -11,13 +11,15 @@ Hugging Face's tensor names are mapped onto ours by `hf_state_dict_names`: query
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
+from attention_core.models.knock_out import Ablation
 from attention_core.models.multihead import MultiHeadAttention
 
 
@@ -60,8 +62,14 @@ class BertLayer(nn.Module):
         self.down = nn.Linear(config.d_ff, config.d_model)
         self.norm2 = nn.LayerNorm(config.d_model, eps=config.eps)
 
-    def forward(self, x: torch.Tensor, need_weights: bool) -> tuple[torch.Tensor, torch.Tensor | None]:
-        attended, weights = self.attention(x, need_weights=need_weights)
+    def forward(
+        self,
+        x: torch.Tensor,
+        need_weights: bool,
+        knock_out: torch.Tensor | None = None,
+        ablation: Ablation = "zero",
+    ) -> tuple[torch.Tensor, torch.Tensor | None]:
+        attended, weights = self.attention(x, need_weights=need_weights, knock_out=knock_out, ablation=ablation)
         x = self.norm1(x + attended)  # post-norm: the attention reads x as the previous layer left it
         return self.norm2(x + self.down(F.gelu(self.up(x)))), weights
 
@@ -93,11 +101,18 @@ class BertEncoder(nn.Module):
         segment = self.token_type_embeddings.weight[0]  # one sentence: every piece is of type 0
         return self.embedding_norm(self.word_embeddings(ids) + positions + segment)
 
-    def forward(self, ids: torch.Tensor, *, need_weights: bool = False) -> BertOutput:
+    def forward(
+        self,
+        ids: torch.Tensor,
+        *,
+        need_weights: bool = False,
+        knock_out: Sequence[torch.Tensor | None] | None = None,
+        ablation: Ablation = "zero",
+    ) -> BertOutput:
         x = self.embed(ids)
         hidden, all_weights = [x], []
-        for layer in self.layers:
-            x, weights = layer(x, need_weights)
+        for i, layer in enumerate(cast("list[BertLayer]", list(self.layers))):
+            x, weights = layer(x, need_weights, knock_out[i] if knock_out is not None else None, ablation)
             hidden.append(x)
             all_weights.append(weights)
         return BertOutput(tuple(hidden), tuple(all_weights) if need_weights else None)

@@ -13,6 +13,7 @@ A layer is two residual lines (pre-norm, as in GPT-2 and nanoGPT; the trainer st
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -20,6 +21,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from attention_core.models.knock_out import Ablation
 from attention_core.models.multihead import MultiHeadAttention
 from attention_core.models.position_bias import RelativePositionBias
 from attention_core.story.positional import positional_encoding
@@ -111,10 +113,22 @@ class EncoderLayer(nn.Module):
         )
 
     def forward(
-        self, x: torch.Tensor, key_padding_mask: torch.Tensor | None, need_weights: bool
+        self,
+        x: torch.Tensor,
+        key_padding_mask: torch.Tensor | None,
+        need_weights: bool,
+        knock_out: torch.Tensor | None = None,
+        ablation: Ablation = "zero",
     ) -> tuple[torch.Tensor, torch.Tensor | None]:
         bias = self.position_bias(x.shape[1]) if self.position_bias is not None else None
-        attended, weights = self.attention(self.norm1(x), key_padding_mask, need_weights=need_weights, attn_bias=bias)
+        attended, weights = self.attention(
+            self.norm1(x),
+            key_padding_mask,
+            need_weights=need_weights,
+            attn_bias=bias,
+            knock_out=knock_out,
+            ablation=ablation,
+        )
         x = x + self.dropout(attended)
         x = x + self.feed_forward(self.norm2(x))
         return x, weights
@@ -210,6 +224,8 @@ class MaskedLanguageModel(nn.Module):
         need_weights: bool = False,
         predict_at: torch.Tensor | None = None,
         predict: bool = True,
+        knock_out: Sequence[torch.Tensor | None] | None = None,
+        ablation: Ablation = "zero",
     ) -> EncoderOutput:
         """pieces (B, T, P) (or one-piece ids (B, T)) → EncoderOutput. predict_at (B, T) bool limits the word
         predictions to those positions (training predicts only masked words: the word-wide output layer is most
@@ -220,8 +236,9 @@ class MaskedLanguageModel(nn.Module):
         V = self.embed(pieces)
         x = self.dropout(V)
         all_weights = []
-        for layer in self.layers:
-            x, weights = layer(x, key_padding_mask, need_weights)
+        for i, layer in enumerate(self.blocks):
+            removed = knock_out[i] if knock_out is not None else None  # per layer: models/knock_out.head_masks
+            x, weights = layer(x, key_padding_mask, need_weights, removed, ablation)
             all_weights.append(weights)
         hidden = self.norm(x)
         logits = None

@@ -13,6 +13,7 @@ from typing import Protocol
 import torch
 from torch import nn
 
+from attention_core.models.knock_out import Ablation, HeadSet
 from attention_core.models.multihead import MultiHeadAttention
 from attention_core.models.word_pieces import WordPieces
 from attention_core.story.embeddings import Sentence
@@ -98,8 +99,9 @@ class AttentionModel(ABC):
         """The typed words as V = E + P from the model's own tables (its first layer's input, without [CLS])."""
 
     @abstractmethod
-    def analyze(self, tokens: list[Token]) -> Analysis:
-        """The model's tokens, V, what each layer's attention reads, and every head's weights."""
+    def analyze(self, tokens: list[Token], knock_out: HeadSet = (), ablation: Ablation = "zero") -> Analysis:
+        """The model's tokens, V, what each layer's attention reads, and every head's weights; with the heads in
+        `knock_out` ((layer, head), from 0) removed, as models/knock_out.py says."""
 
     def layer_inputs(self, tokens: list[Token]) -> tuple[tuple[Token, ...], list[torch.Tensor]]:
         """The model's tokens and what every layer's attention reads, (n, d) each."""
@@ -132,9 +134,13 @@ class MaskedWordModel(AttentionModel):
         """How many whole words the model chooses its guesses from."""
 
     @abstractmethod
-    def predict(self, tokens: list[Token], k: int = 5) -> list[tuple[str, float]]:
+    def predict(
+        self, tokens: list[Token], k: int = 5, knock_out: HeadSet = (), ablation: Ablation = "zero"
+    ) -> list[tuple[str, float]]:
         """The k likeliest words for the first [MASK] token, with their probabilities, best first."""
 
-    def fill_mask(self, text: str, k: int = 5) -> list[tuple[str, float]]:
-        """predict for a text as typed."""
-        return self.predict(tokenize(text), k)
+    def fill_mask(
+        self, text: str, k: int = 5, knock_out: HeadSet = (), ablation: Ablation = "zero"
+    ) -> list[tuple[str, float]]:
+        """predict for a text as typed, with the heads in `knock_out` removed."""
+        return self.predict(tokenize(text), k, knock_out, ablation)

@@ -11,6 +11,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from attention_core.models.knock_out import Ablation, knock_out_heads
 from attention_core.story.attention import attention
 
 
@@ -40,11 +41,14 @@ class MultiHeadAttention(nn.Module):
         *,
         need_weights: bool = True,
         attn_bias: torch.Tensor | None = None,
+        knock_out: torch.Tensor | None = None,
+        ablation: Ablation = "zero",
     ) -> tuple[torch.Tensor, torch.Tensor | None]:
         """Return (output (B, T, d_model), weights (B, nh, T, T) or None when need_weights is False).
 
         key_padding_mask (B, T) is True where a position is padding and must not be attended to, as in torch.
         attn_bias, broadcastable to (B, nh, T, T), is added to the scores before the softmax (position biases).
+        knock_out (nh,) bool: those heads' outputs are replaced (zeros, or their mean over positions) before `out`.
         """
         B, T, C = x.shape
         q, k, v = self._split(self.W1(x)), self._split(self.W2(x)), self._split(self.W3(x))  # (B, nh, T, hs)
@@ -62,5 +66,7 @@ class MultiHeadAttention(nn.Module):
                 mask = blocked if mask is None else mask + blocked
             weights = None
             y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout)
+        if knock_out is not None:
+            y = knock_out_heads(y, knock_out, ablation)
         y = y.transpose(1, 2).reshape(B, T, C)  # (B, T, d_model): heads side by side again
         return self.out(y), weights

@@ -16,6 +16,7 @@ import torch
 from attention_core.models.checkpoint import load_checkpoint
 from attention_core.models.encoder import EncoderConfig, MaskedLanguageModel
 from attention_core.models.interface import Analysis, MaskedWordModel
+from attention_core.models.knock_out import Ablation, HeadSet, head_masks
 from attention_core.models.vocabulary import CLS, Vocabulary
 from attention_core.models.word_pieces import WordPieces
 from attention_core.story.embeddings import Sentence
@@ -93,13 +94,17 @@ class TrainedModel(MaskedWordModel):
         return len(self.vocabulary) - self.vocabulary.n_special
 
     @torch.no_grad()
-    def predict(self, tokens: list[Token], k: int = 5) -> list[tuple[str, float]]:
-        """fill_mask for tokens: the k likeliest whole words for the first [MASK] token, as people write them."""
+    def predict(
+        self, tokens: list[Token], k: int = 5, knock_out: HeadSet = (), ablation: Ablation = "zero"
+    ) -> list[tuple[str, float]]:
+        """fill_mask for tokens: the k likeliest whole words for the first [MASK] token, as people write them;
+        with the heads in `knock_out` removed (models/knock_out.py)."""
+        masks = head_masks(knock_out, self.n_layers, self.n_heads)
         all_tokens, pieces, _ = self.encode(tokens)
         blanks = [i for i, t in enumerate(all_tokens) if t.norm == MASK]
         if not blanks:
             raise ValueError("the text has no [MASK] to fill")
-        hidden = self.model(pieces, predict=False).hidden[0, blanks[0]]
+        hidden = self.model(pieces, predict=False, knock_out=masks, ablation=ablation).hidden[0, blanks[0]]
         logits = self.model.predict_words(hidden, self._output_vectors)
         logits[: self.vocabulary.n_special] = float("-inf")  # never answer with [PAD], [UNK], [MASK], [CLS]
         probabilities = torch.softmax(logits, dim=-1)
@@ -107,15 +112,17 @@ class TrainedModel(MaskedWordModel):
         return [(self.vocabulary.shown(int(i)), float(p)) for p, i in zip(top.values, top.indices, strict=True)]
 
     @torch.no_grad()
-    def analyze(self, text: str | list[Token]) -> Analysis:
-        """Tokens, V, what every layer's attention reads and every head's weights for a sentence (text or tokens).
-        The layers run one by one, as MaskedLanguageModel.forward runs them in eval mode (a test compares)."""
+    def analyze(self, text: str | list[Token], knock_out: HeadSet = (), ablation: Ablation = "zero") -> Analysis:
+        """Tokens, V, what every layer's attention reads and every head's weights for a sentence (text or tokens),
+        with the heads in `knock_out` removed. The layers run one by one, as MaskedLanguageModel.forward runs them
+        in eval mode (a test compares)."""
+        masks = head_masks(knock_out, self.n_layers, self.n_heads)
         tokens, pieces, known = self.encode(tokenize(text) if isinstance(text, str) else list(text))
         V = self.model.embed(pieces)
         x, inputs, weights = V, [], []
-        for layer in self.model.blocks:
+        for layer, removed in zip(self.model.blocks, masks, strict=True):
             inputs.append(layer.norm1(x)[0])  # pre-norm: the attention reads the normalised input
-            x, layer_weights = layer(x, None, True)
+            x, layer_weights = layer(x, None, True, removed, ablation)
             assert layer_weights is not None  # asked for (need_weights)
             weights.append(layer_weights[0])
         labels = [t.surface for t in tokens]
