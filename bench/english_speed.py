@@ -26,6 +26,8 @@ import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# These benchmarks run the app's own pages and ui/ (not part of the installed package): the repository on the path.
+sys.path.insert(0, str(ROOT))
 
 from app_server import cold_starts, first_chart_recorder, stop_all  # noqa: E402
 from interaction_speed import STEPS, _patch, git_state, install_timers, measure_page, quran_sentence  # noqa: E402

@@ -37,6 +37,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# These benchmarks run the app's own pages and ui/ (not part of the installed package): the repository on the path.
+sys.path.insert(0, str(ROOT))
 
 from app_server import cold_starts, first_chart_recorder, stop_all  # noqa: E402 — bench/ is on the path
 
