@@ -21,21 +21,12 @@ from urllib.parse import urlencode
 import pytest
 
 from attention_core.figures.heatmaps import UNKNOWN_MARK
+from bench.app_server import FLAGS  # Chromium's flags for this machine, written once (the benchmarks use them too)
 from tests.test_live_training import LINES as ANIMAL_LINES
 from ui.examples import LESSONS
 
 ROOT = Path(__file__).parents[1]
 OUTPUT = ROOT / "test-output" / "browser"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
 ARABIC = "ذهب الطالب إلى المدرسة"
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

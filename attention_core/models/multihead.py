@@ -60,7 +60,7 @@ class MultiHeadAttention(nn.Module):
             y = F.dropout(weights, dropout, self.training) @ v if dropout else drawn.output  # (B, nh, T, hs)
         else:
             # The same formula in torch's fused kernel (training: nobody looks at the weights); its mask is additive.
-            mask = None if attn_bias is None else attn_bias
+            mask = attn_bias
             if padding is not None:
                 blocked = torch.zeros(B, 1, 1, T, dtype=x.dtype, device=x.device).masked_fill(padding, float("-inf"))
                 mask = blocked if mask is None else mask + blocked
