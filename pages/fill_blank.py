@@ -6,13 +6,17 @@ import pandas as pd
 import streamlit as st
 
 from attention_core.figures.heatmaps import heatmap, word_labels
+from attention_core.models.interface import Analysis, MaskedWordModel
 from attention_core.story.text import MASK, Token
 from ui.bidi import chip_row
 from ui.controls import sentence_input
 from ui.examples import FILL_BLANK_SENTENCE
+from ui.knock_out_view import knock_out_controls, show_blank_attention_change, show_guess_change, show_head_importance
 from ui.models import NO_ENGLISH_MASKED_MODEL, masked_word_model, what_the_model_can_guess
 from ui.navigation import ensure_app_frame
+from ui.rollout_view import show_word_flow
 from ui.show import chart, flag_model_cut, flag_unknown_words, plain
+from ui.tokens import TokenDisplay
 
 ensure_app_frame()
 
@@ -101,3 +105,28 @@ with right:
         "[CLS] is the start token every training sentence began with."
     )
 st.caption(what_the_model_can_guess(model))
+
+
+# Switching heads off, in a fragment: picking heads reruns only this part.
+@st.fragment
+def knock_out(model: MaskedWordModel, tokens: list[Token], analysis: Analysis, blank: int, k: int, rtl: bool) -> None:
+    st.subheader("Switch heads off")
+    removed, ablation = knock_out_controls("fill_blank", model)
+    if removed:
+        show_guess_change(model, tokens, removed, ablation, k)
+        after = model.analyze(tokens, knock_out=removed, ablation=ablation)
+        labels = word_labels(analysis.labels, analysis.known)
+        show_blank_attention_change(analysis, after, blank + 1, rtl, labels, "fill_blank_knock_out")
+    else:
+        st.info("Pick heads above to switch them off and watch the guesses change, e.g. L1 H1.")
+    show_head_importance("fill_blank", model, tokens, ablation, removed, rtl)
+
+
+@st.fragment
+def follow_the_blank(analysis: Analysis, blank: int, rtl: bool) -> None:
+    st.subheader("Where the blank's information came from, layer by layer")
+    show_word_flow("fill_blank", analysis, TokenDisplay(whole_words=True, show_special=True), rtl, word=blank + 1)
+
+
+knock_out(model, tokens, analysis, blank, k, sentence.rtl)
+follow_the_blank(analysis, blank, sentence.rtl)

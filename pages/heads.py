@@ -5,11 +5,14 @@ import torch
 
 from attention_core.figures.heatmaps import dimension_labels, heatmap, heatmap_grid, product_shape, word_labels
 from attention_core.models.head_view import compare_with_raw, explain_cell, head_view
-from attention_core.models.interface import Analysis, AttentionModel
-from attention_core.story.text import Token
+from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
+from attention_core.story.text import MASK, Token
 from ui.controls import sentence_input
+from ui.head_roles_view import show_head_roles
+from ui.knock_out_view import knock_out_controls, show_attention_change, show_guess_change, show_head_importance
 from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
+from ui.rollout_view import show_word_flow
 from ui.show import chart, flag_model_cut, flag_unknown_words, head_grid, plain, show_step
 from ui.tokens import TokenDisplay, drawn_attention, say_how_tokens_are_drawn, token_display
 
@@ -52,6 +55,14 @@ st.caption(
     "whom."
 )
 head_grid(grid_weights, labels, rtl, "heads_grid")
+
+st.subheader("What each head does here")
+show_head_roles(analysis, [], rtl, "heads_roles")
+
+ONE_HEAD, KNOCK_OUT, FLOW = "One head, taken apart", "Knock heads out", "Follow a word through the layers"
+view = st.segmented_control(
+    "Look closer", [ONE_HEAD, KNOCK_OUT, FLOW], default=ONE_HEAD, key="heads_view", bind="query-params", required=True
+)
 
 
 BIAS_NOTE = "B is the head's learned bias for each distance between words."
@@ -139,4 +150,29 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
     st.caption(f"After the softmax of row {plain(labels[i])}, this cell's weight is {cell.weight:.3f}.")
 
 
-one_head(model, tokens, analysis, display, rtl)
+# Knocking heads out, in a fragment: picking heads reruns only this part.
+@st.fragment
+def knock_out(model: AttentionModel, tokens: list[Token], analysis: Analysis, display: TokenDisplay, rtl: bool) -> None:
+    removed, ablation = knock_out_controls("heads", model)
+    if removed:
+        if isinstance(model, MaskedWordModel) and model.can_fill_mask and any(t.surface == MASK for t in tokens):
+            st.markdown("**The guesses for the [MASK], with every head and without the knocked-out ones**")
+            show_guess_change(model, tokens, removed, ablation, k=5)
+        after = model.analyze(tokens, knock_out=removed, ablation=ablation)
+        show_attention_change(analysis, after, removed, display, rtl, "heads")
+    else:
+        st.info("Pick one or more heads above to switch them off and see what changes in the layers above them.")
+    show_head_importance("heads", model, tokens, ablation, removed, rtl)
+
+
+@st.fragment
+def follow_a_word(analysis: Analysis, display: TokenDisplay, rtl: bool) -> None:
+    show_word_flow("heads", analysis, display, rtl)
+
+
+if view == KNOCK_OUT:
+    knock_out(model, tokens, analysis, display, rtl)
+elif view == FLOW:
+    follow_a_word(analysis, display, rtl)
+else:
+    one_head(model, tokens, analysis, display, rtl)

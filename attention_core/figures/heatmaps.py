@@ -152,10 +152,10 @@ def heatmap(
             "tickfont": {"size": 12 if compact else 15},
         },
     }
-    return _figure([trace], layout)
+    return lean_figure([trace], layout)
 
 
-def _figure(traces: Sequence[Mapping[str, object]], layout: Mapping[str, object]) -> go.Figure:
+def lean_figure(traces: Sequence[Mapping[str, object]], layout: Mapping[str, object]) -> go.Figure:
     """The figure, built without Plotly's property validation, which cost a fifth of a rerun (docs/speed.md);
     every figure this module builds is checked against Plotly's validator in tests/test_embeddings_and_figures.py
     instead (`_validate` is Plotly's own per-figure switch)."""
@@ -447,7 +447,7 @@ def heatmap_grid(
             "cmax": bound,
             "colorbar": _grid_colour_bar(rtl, signed_name, True, second=True),
         }
-    return _figure(traces, layout)
+    return lean_figure(traces, layout)
 
 
 def _grid_colour_bar(rtl: bool, title: str, shared: bool, second: bool = False) -> dict[str, object]:

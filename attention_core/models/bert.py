@@ -101,6 +101,11 @@ class BertEncoder(nn.Module):
         segment = self.token_type_embeddings.weight[0]  # one sentence: every piece is of type 0
         return self.embedding_norm(self.word_embeddings(ids) + positions + segment)
 
+    @property
+    def blocks(self) -> list[BertLayer]:
+        """The layers, typed (an nn.ModuleList does not say what it holds)."""
+        return cast("list[BertLayer]", list(self.layers))
+
     def forward(
         self,
         ids: torch.Tensor,
@@ -111,7 +116,7 @@ class BertEncoder(nn.Module):
     ) -> BertOutput:
         x = self.embed(ids)
         hidden, all_weights = [x], []
-        for i, layer in enumerate(cast("list[BertLayer]", list(self.layers))):
+        for i, layer in enumerate(self.blocks):
             x, weights = layer(x, need_weights, knock_out[i] if knock_out is not None else None, ablation)
             hidden.append(x)
             all_weights.append(weights)

@@ -17,7 +17,7 @@ from attention_core.models.knock_out import Ablation, HeadSet
 from attention_core.models.multihead import MultiHeadAttention
 from attention_core.models.word_pieces import WordPieces
 from attention_core.story.embeddings import Sentence
-from attention_core.story.text import Token, tokenize
+from attention_core.story.text import CLS, MASK, SEP, Token, tokenize
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,12 @@ class Analysis:
     @property
     def labels(self) -> list[str]:
         return [t.surface for t in self.tokens]
+
+    @property
+    def special(self) -> tuple[bool, ...]:
+        """Which tokens are the model's own [CLS] and [SEP] (typed text never makes them: "[CLS]" typed is three
+        tokens)."""
+        return tuple(t.surface in (CLS, SEP) for t in self.tokens)
 
     def attention_from(self, position: int) -> tuple[list[str], torch.Tensor]:
         """How the token at `position` spreads its attention: one row per (layer, head), shape (L·H, n)."""
@@ -103,6 +109,22 @@ class AttentionModel(ABC):
         """The model's tokens, V, what each layer's attention reads, and every head's weights; with the heads in
         `knock_out` ((layer, head), from 0) removed, as models/knock_out.py says."""
 
+    # One layer at a time, for whoever runs the stack themselves (models/head_importance.py runs every layer once,
+    # then each later layer again on a batch of copies of the sentence, one head knocked out in each).
+    @abstractmethod
+    def first_input(self, tokens: list[Token]) -> torch.Tensor:
+        """(1, n, d) what the first layer reads for the typed tokens (the model's tokens as `encode` gives them)."""
+
+    @abstractmethod
+    def run_layer(
+        self, layer: int, x: torch.Tensor, knock_out: torch.Tensor | None = None, ablation: Ablation = "zero"
+    ) -> torch.Tensor:
+        """Layer `layer` (from 0) on x (B, n, d); knock_out (n_heads,) or (B, n_heads) bool: the heads removed."""
+
+    @abstractmethod
+    def final_states(self, x: torch.Tensor) -> torch.Tensor:
+        """(B, n, d) the model's final word vectors from the last layer's output x (B, n, d)."""
+
     def layer_inputs(self, tokens: list[Token]) -> tuple[tuple[Token, ...], list[torch.Tensor]]:
         """The model's tokens and what every layer's attention reads, (n, d) each."""
         analysis = self.analyze(tokens)
@@ -134,10 +156,26 @@ class MaskedWordModel(AttentionModel):
         """How many whole words the model chooses its guesses from."""
 
     @abstractmethod
+    def word_probabilities(self, final: torch.Tensor) -> torch.Tensor:
+        """(…, d) final word vectors at a blank → (…, vocabulary) the probability of each word there."""
+
+    @abstractmethod
+    def word_shown(self, index: int) -> str:
+        """Word `index` of word_probabilities' last axis, as people write it."""
+
+    @abstractmethod
     def predict(
         self, tokens: list[Token], k: int = 5, knock_out: HeadSet = (), ablation: Ablation = "zero"
     ) -> list[tuple[str, float]]:
         """The k likeliest words for the first [MASK] token, with their probabilities, best first."""
+
+    @staticmethod
+    def blank_position(model_tokens: list[Token]) -> int:
+        """Where the first [MASK] is among the model's tokens; ValueError if there is none."""
+        blanks = [i for i, t in enumerate(model_tokens) if t.norm == MASK]
+        if not blanks:
+            raise ValueError("the text has no [MASK] to fill")
+        return blanks[0]
 
     def fill_mask(
         self, text: str, k: int = 5, knock_out: HeadSet = (), ablation: Ablation = "zero"

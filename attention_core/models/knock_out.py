@@ -33,8 +33,10 @@ def head_masks(knock_out: HeadSet, n_layers: int, n_heads: int) -> list[torch.Te
 
 def knock_out_heads(y: torch.Tensor, removed: torch.Tensor, ablation: Ablation = "zero") -> torch.Tensor:
     """y (B, n_heads, T, d_h), every head's output before the output projection, with the `removed` heads
-    ((n_heads,) bool) replaced by zeros or by their mean over the T positions."""
+    replaced by zeros or by their mean over the T positions. removed: (n_heads,) bool, the same heads for the whole
+    batch, or (B, n_heads), other heads per sentence (head_importance knocks one head out per copy of a sentence)."""
     if ablation not in ("zero", "mean"):
         raise ValueError(f"ablation must be 'zero' or 'mean', got {ablation!r}")
     replacement = y.mean(dim=2, keepdim=True).expand_as(y) if ablation == "mean" else torch.zeros_like(y)
-    return torch.where(removed.to(y.device)[None, :, None, None], replacement, y)
+    per_sentence = removed.to(y.device) if removed.dim() == 2 else removed.to(y.device)[None, :]  # (B or 1, nh)
+    return torch.where(per_sentence[:, :, None, None], replacement, y)

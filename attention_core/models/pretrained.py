@@ -147,6 +147,19 @@ class PretrainedModel(AttentionModel):
         return Analysis(tuple(model_tokens), known, out.hidden_states[0][0], weights, pieces, inputs)
 
     @torch.no_grad()
+    def first_input(self, tokens: list[Token]) -> torch.Tensor:
+        return self.model.embed(self.encode(tokens)[1])
+
+    @torch.no_grad()
+    def run_layer(
+        self, layer: int, x: torch.Tensor, knock_out: torch.Tensor | None = None, ablation: Ablation = "zero"
+    ) -> torch.Tensor:
+        return self.model.blocks[layer](x, False, knock_out, ablation)[0]
+
+    def final_states(self, x: torch.Tensor) -> torch.Tensor:
+        return x  # post-norm: the last layer's output is already normalised
+
+    @torch.no_grad()
     def sentence(self, tokens: list[Token], use_position: bool = True, whole_words: bool = True) -> Sentence:
         """The typed words as V = E + P from the model's own tables (no [CLS]/[SEP]): E its word-piece vectors,
         P its learned position vectors for the places the pieces take after [CLS]. A word of several pieces is

@@ -20,7 +20,7 @@ from attention_core.models.knock_out import Ablation, HeadSet, head_masks
 from attention_core.models.vocabulary import CLS, Vocabulary
 from attention_core.models.word_pieces import WordPieces
 from attention_core.story.embeddings import Sentence
-from attention_core.story.text import MASK, Token, tokenize
+from attention_core.story.text import Token, tokenize
 
 SHIPPED = Path(__file__).parents[1] / "shipped" / "arabic"  # attention_core/shipped/arabic
 CLS_TOKEN = Token(CLS, CLS, is_word=False)
@@ -93,6 +93,15 @@ class TrainedModel(MaskedWordModel):
     def guessable_words(self) -> int:
         return len(self.vocabulary) - self.vocabulary.n_special
 
+    def word_probabilities(self, final: torch.Tensor) -> torch.Tensor:
+        """(…, d) final vectors at a blank → (…, vocabulary) probabilities; never [PAD], [UNK], [MASK], [CLS]."""
+        logits = self.model.predict_words(final, self._output_vectors)
+        logits[..., : self.vocabulary.n_special] = float("-inf")
+        return torch.softmax(logits, dim=-1)
+
+    def word_shown(self, index: int) -> str:
+        return self.vocabulary.shown(index)
+
     @torch.no_grad()
     def predict(
         self, tokens: list[Token], k: int = 5, knock_out: HeadSet = (), ablation: Ablation = "zero"
@@ -101,15 +110,25 @@ class TrainedModel(MaskedWordModel):
         with the heads in `knock_out` removed (models/knock_out.py)."""
         masks = head_masks(knock_out, self.n_layers, self.n_heads)
         all_tokens, pieces, _ = self.encode(tokens)
-        blanks = [i for i, t in enumerate(all_tokens) if t.norm == MASK]
-        if not blanks:
-            raise ValueError("the text has no [MASK] to fill")
-        hidden = self.model(pieces, predict=False, knock_out=masks, ablation=ablation).hidden[0, blanks[0]]
-        logits = self.model.predict_words(hidden, self._output_vectors)
-        logits[: self.vocabulary.n_special] = float("-inf")  # never answer with [PAD], [UNK], [MASK], [CLS]
-        probabilities = torch.softmax(logits, dim=-1)
+        blank = self.blank_position(all_tokens)
+        hidden = self.model(pieces, predict=False, knock_out=masks, ablation=ablation).hidden[0, blank]
+        probabilities = self.word_probabilities(hidden)
         top = torch.topk(probabilities, min(k, len(self.vocabulary) - self.vocabulary.n_special))
         return [(self.vocabulary.shown(int(i)), float(p)) for p, i in zip(top.values, top.indices, strict=True)]
+
+    @torch.no_grad()
+    def first_input(self, tokens: list[Token]) -> torch.Tensor:
+        return self.model.embed(self.encode(tokens)[1])
+
+    @torch.no_grad()
+    def run_layer(
+        self, layer: int, x: torch.Tensor, knock_out: torch.Tensor | None = None, ablation: Ablation = "zero"
+    ) -> torch.Tensor:
+        return self.model.blocks[layer](x, None, False, knock_out, ablation)[0]
+
+    @torch.no_grad()
+    def final_states(self, x: torch.Tensor) -> torch.Tensor:
+        return self.model.norm(x)  # pre-norm: the last layer's output is normalised once more
 
     @torch.no_grad()
     def analyze(self, text: str | list[Token], knock_out: HeadSet = (), ablation: Ablation = "zero") -> Analysis:

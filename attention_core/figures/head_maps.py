@@ -1,0 +1,194 @@
+"""Maps of a model's heads, one cell per head (layers × heads): their roles, how much each matters, and the roles
+over a training run. Pure functions (record → figure), built like heatmaps.py's figures (lean_figure)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import plotly.graph_objects as go
+import torch
+
+from attention_core.figures.heatmaps import ARABIC_FONTS, BLUES, RED_BLUE, lean_figure
+from attention_core.models.head_importance import HeadImportance
+from attention_core.models.head_roles import ROLES, HeadRoles
+
+# One colour per role (Okabe & Ito's palette, which colour-blind readers tell apart), in ROLES order.
+ROLE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#999999", "#CC79A7", "#F0E442")
+ROLE_SHORT = {"previous word": "prev", "next word": "next", "self": "self", "sink": "sink", "broad": "broad"}
+KNOCKED = "✕ "  # marks a knocked-out head's cell
+
+
+def _discrete_scale() -> list[list[object]]:
+    """A colour scale of len(ROLES) flat bands, so z = role index picks the role's colour."""
+    k = len(ROLES)
+    scale: list[list[object]] = []
+    for i, colour in enumerate(ROLE_COLOURS):
+        scale += [[i / k, colour], [(i + 1) / k, colour]]
+    return scale
+
+
+def _head_axes(n_layers: int, n_heads: int, rtl: bool) -> dict[str, object]:
+    heads, layers = [f"H{h + 1}" for h in range(n_heads)], [f"L{layer + 1}" for layer in range(n_layers)]
+    return {
+        "xaxis": {"type": "category", "tickvals": heads, "ticktext": heads, "side": "top", "tickfont": {"size": 13}}
+        | ({"autorange": "reversed"} if rtl else {}),
+        "yaxis": {"type": "category", "autorange": "reversed", "tickfont": {"size": 13}}
+        | ({"side": "right"} if rtl else {}),
+        "x": heads,
+        "y": layers,
+    }
+
+
+def _height(n_rows: int) -> int:
+    return 110 + 42 * n_rows
+
+
+def role_map(roles: HeadRoles, *, knocked: Sequence[tuple[int, int]] = (), rtl: bool = False) -> go.Figure:
+    """Layers × heads, each cell coloured by the head's role and showing the score that named it; a legend of the
+    roles as the colour bar. Knocked-out heads are marked ✕."""
+    n_layers, n_heads = roles.scores.shape[:2]
+    axes = _head_axes(n_layers, n_heads, rtl)
+    z = [[ROLES.index(roles.roles[layer][head]) for head in range(n_heads)] for layer in range(n_layers)]
+    text = [
+        [
+            (KNOCKED if (layer, head) in knocked else "")
+            + f"{ROLE_SHORT.get(roles.roles[layer][head], 'mixed')} {roles.score_of(layer, head):.2f}"
+            for head in range(n_heads)
+        ]
+        for layer in range(n_layers)
+    ]
+    names = ("previous", "next", "self", "sink", "broad")
+    hover = [
+        [
+            f"L{layer + 1} H{head + 1}: {roles.roles[layer][head]}<br>"
+            + ", ".join(f"{name} {float(v):.2f}" for name, v in zip(names, roles.scores[layer, head], strict=True))
+            for head in range(n_heads)
+        ]
+        for layer in range(n_layers)
+    ]
+    k = len(ROLES)
+    trace = {
+        "type": "heatmap",
+        "z": z,
+        "x": axes["x"],
+        "y": axes["y"],
+        "zmin": -0.5,
+        "zmax": k - 0.5,
+        "colorscale": _discrete_scale(),
+        "text": text,
+        "texttemplate": "%{text}" if n_heads <= 6 else "",
+        "textfont": {"size": 12},
+        "customdata": hover,
+        "hovertemplate": "%{customdata}<extra></extra>",
+        "xgap": 2,
+        "ygap": 2,
+        "colorbar": {
+            "tickvals": list(range(k)),
+            "ticktext": list(ROLES),
+            "thickness": 14,
+            "title": {"text": "role", "side": "top"},
+        }
+        | ({"x": -0.01, "xanchor": "right"} if rtl else {}),
+    }
+    return lean_figure([trace], _layout(axes, n_layers, "roles", rtl))
+
+
+def head_values(
+    values: torch.Tensor,
+    *,
+    scale_title: str,
+    signed: bool,
+    knocked: Sequence[tuple[int, int]] = (),
+    rtl: bool = False,
+) -> go.Figure:
+    """Layers × heads, one number per head (values (n_layers, n_heads)), written in its cell; knocked-out heads
+    are marked ✕. signed: a scale symmetric around 0 (red below, blue above); else white 0 to blue at the largest."""
+    values = values.detach().float()
+    n_layers, n_heads = values.shape
+    axes = _head_axes(n_layers, n_heads, rtl)
+    bound = float(values.abs().max()) or 1e-6
+    colours: dict[str, object] = (
+        {"colorscale": RED_BLUE, "zmin": -bound, "zmax": bound}
+        if signed
+        else {"colorscale": BLUES, "zmin": 0.0, "zmax": bound}
+    )
+    text = [
+        [(KNOCKED if (layer, head) in knocked else "") + f"{float(values[layer, head]):.2f}" for head in range(n_heads)]
+        for layer in range(n_layers)
+    ]
+    trace = {
+        "type": "heatmap",
+        "z": values.numpy(),
+        "x": axes["x"],
+        "y": axes["y"],
+        "text": text,
+        "texttemplate": "%{text}",
+        "textfont": {"size": 11 if n_heads > 6 else 13},
+        "hovertemplate": "%{y} %{x}: %{z:.3f}<extra></extra>",
+        "xgap": 2,
+        "ygap": 2,
+        "colorbar": {"thickness": 12, "title": {"text": scale_title, "side": "top"}}
+        | ({"x": -0.01, "xanchor": "right"} if rtl else {}),
+        **colours,
+    }
+    return lean_figure([trace], _layout(axes, n_layers, "signed" if signed else "weights", rtl))
+
+
+def importance_map(
+    importance: HeadImportance, *, knocked: Sequence[tuple[int, int]] = (), rtl: bool = False
+) -> go.Figure:
+    """How much knocking each head out alone moves the answer (HeadImportance). A guess's fall can be negative (it
+    grew surer without the head), so that measure gets a scale symmetric around 0."""
+    guess = importance.measure == "guess"
+    title = "fall in p" if guess else "1 − cosine"
+    return head_values(importance.scores, scale_title=title, signed=guess, knocked=knocked, rtl=rtl)
+
+
+def roles_over_training(steps: Sequence[int], roles: Sequence[HeadRoles]) -> go.Figure:
+    """One row per head, one column per snapshot of a training run: each cell the head's role at that step, so the
+    roles can be seen to emerge."""
+    n_layers, n_heads = roles[0].scores.shape[:2]
+    rows = [f"L{layer + 1} H{head + 1}" for layer in range(n_layers) for head in range(n_heads)]
+    columns = [f"{step:,}" for step in steps]
+    z = torch.tensor(
+        [[ROLES.index(r.roles[layer][head]) for r in roles] for layer in range(n_layers) for head in range(n_heads)]
+    )
+    hover = [
+        [f"step {step:,} · {row}: {r.roles[i // n_heads][i % n_heads]}" for step, r in zip(steps, roles, strict=True)]
+        for i, row in enumerate(rows)
+    ]
+    k = len(ROLES)
+    trace = {
+        "type": "heatmap",
+        "z": z.numpy(),
+        "x": columns,
+        "y": rows,
+        "zmin": -0.5,
+        "zmax": k - 0.5,
+        "colorscale": _discrete_scale(),
+        "customdata": hover,
+        "hovertemplate": "%{customdata}<extra></extra>",
+        "ygap": 1,
+        "colorbar": {"tickvals": list(range(k)), "ticktext": list(ROLES), "thickness": 14},
+    }
+    layout = {
+        "meta": {"rows": rows, "cols": columns, "kind": "roles", "cell_px": 700 / max(1, len(columns))},
+        "font": {"family": ARABIC_FONTS, "size": 13},
+        "height": 90 + 22 * len(rows),
+        "margin": {"l": 10, "r": 10, "t": 20, "b": 10},
+        "xaxis": {"type": "category", "title": {"text": "training step"}, "tickfont": {"size": 12}},
+        "yaxis": {"type": "category", "autorange": "reversed", "tickfont": {"size": 12}},
+    }
+    return lean_figure([trace], layout)
+
+
+def _layout(axes: dict[str, object], n_layers: int, kind: str, rtl: bool) -> dict[str, object]:
+    return {
+        "meta": {"rows": axes["y"], "cols": axes["x"], "kind": kind, "cell_px": 700 / max(1, len(axes["x"]))},  # type: ignore[arg-type]
+        "font": {"family": ARABIC_FONTS, "size": 13},
+        "height": _height(n_layers),
+        "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
+        "xaxis": axes["xaxis"],
+        "yaxis": axes["yaxis"],
+        "plot_bgcolor": "rgba(0,0,0,0)",
+    }

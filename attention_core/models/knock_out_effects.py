@@ -1,0 +1,47 @@
+"""What a knock-out changed: the guesses before → after, and how far each later head's attention moved."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from attention_core.models.interface import MaskedWordModel
+from attention_core.models.knock_out import Ablation, HeadSet, head_masks
+from attention_core.story.text import Token
+
+
+@dataclass(frozen=True)
+class GuessChange:
+    word: str
+    before: float  # its probability with every head
+    after: float  # with the knocked-out heads removed
+
+    @property
+    def change(self) -> float:
+        return self.after - self.before
+
+
+@torch.no_grad()
+def compare_guesses(
+    model: MaskedWordModel, tokens: list[Token], knock_out: HeadSet, ablation: Ablation = "zero", k: int = 5
+) -> list[GuessChange]:
+    """The k likeliest words for the first [MASK] with every head, and the k likeliest with the heads knocked out,
+    each with both probabilities; the whole model's guesses first (best first), then the new ones."""
+    masks = head_masks(knock_out, model.n_layers, model.n_heads)  # a head outside the model: ValueError first
+    blank = model.blank_position(model.encode(tokens)[0])
+    x = y = model.first_input(tokens)
+    for layer in range(model.n_layers):
+        x = model.run_layer(layer, x)
+        y = model.run_layer(layer, y, masks[layer], ablation)
+    before = model.word_probabilities(model.final_states(x)[0, blank])
+    after = model.word_probabilities(model.final_states(y)[0, blank])
+    order = list(dict.fromkeys([*torch.topk(before, k).indices.tolist(), *torch.topk(after, k).indices.tolist()]))
+    return [GuessChange(model.word_shown(i), float(before[i]), float(after[i])) for i in order]
+
+
+def attention_shift(before: torch.Tensor, after: torch.Tensor) -> torch.Tensor:
+    """(n_layers, n_heads): how far each head's attention moved, as the share of a row's attention that went
+    elsewhere (half the summed absolute change of a row; 0 unchanged, 1 all of it), averaged over the rows.
+    before, after: (n_layers, n_heads, n, n)."""
+    return 0.5 * (after - before).abs().sum(-1).mean(-1)

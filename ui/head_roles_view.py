@@ -1,0 +1,33 @@
+"""The roles of a model's heads on the current sentence: a map of heads coloured by role, and how each score is
+computed."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attention_core.figures.head_maps import role_map
+from attention_core.models.head_roles import BROAD_THRESHOLD, ROLE_THRESHOLD, head_roles
+from attention_core.models.interface import Analysis
+from ui.show import chart
+
+HOW_ROLES_ARE_SCORED = f"""Each score is an average over the sentence's words (not [CLS] or [SEP]): on average, how \
+much of a word's attention goes
+
+- **previous word**: to the token just before it;
+- **next word**: to the token just after it;
+- **self**: to itself;
+- **sink**: to [CLS] and [SEP], where heads with nothing to look for park their attention;
+- **broad**: not a weight but the spread: the row's entropy divided by the largest it can be (log n); 1 is even.
+
+A head's role is the largest of the first four when it reaches {ROLE_THRESHOLD} (half of a word's attention goes \
+there); otherwise **broad** when the spread reaches {BROAD_THRESHOLD}; otherwise **mixed**: the head reads by \
+content, or several places at once. The roles are of this sentence: another sentence can change them."""
+
+
+def show_head_roles(analysis: Analysis, knocked: list[tuple[int, int]], rtl: bool, key: str) -> None:
+    roles = head_roles(analysis.weights, analysis.special)
+    chart(role_map(roles, knocked=knocked, rtl=rtl), key)
+    counts = ", ".join(f"{n} {role}" for role, n in roles.counts().items() if n)
+    st.caption(f"On this sentence: {counts}. Hover a head for its five scores.")
+    with st.expander("How the roles are scored"):
+        st.markdown(HOW_ROLES_ARE_SCORED)

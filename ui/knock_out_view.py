@@ -1,0 +1,202 @@
+"""Knocking heads out, on Multi-head attention and Fill the blank: which heads, what changed, which heads matter.
+
+The knocked-out heads are a multiselect bound to the URL (?heads_knock_out=L1 H1&heads_knock_out=L2 H3), so a
+teacher can send "switch off layer 1 head 1 and watch the guess fall"."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+import torch
+
+from attention_core.figures.head_maps import head_values, importance_map
+from attention_core.figures.heatmaps import heatmap, heatmap_grid
+from attention_core.models.head_importance import HeadImportance, head_importance, measure_for
+from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
+from attention_core.models.knock_out import Ablation
+from attention_core.models.knock_out_effects import attention_shift, compare_guesses
+from attention_core.story.text import Token
+from ui.show import chart, plain
+from ui.tokens import TokenDisplay, drawn_attention
+
+ABLATIONS: dict[str, Ablation] = {"nothing (zero)": "zero", "its average over the words (mean)": "mean"}
+KNOCK_OUT_HELP = (
+    "A knocked-out head's output (its weights · V3) is removed before the layer mixes its heads back together "
+    "(the output projection). Layers below it do not change; every layer above reads a different input."
+)
+
+
+def head_name(layer: int, head: int) -> str:
+    """ "L1 H2" for layer 0, head 1 (counted from 0 in the code, from 1 on screen and in links)."""
+    return f"L{layer + 1} H{head + 1}"
+
+
+def parse_head(name: str) -> tuple[int, int]:
+    layer, head = name.removeprefix("L").split(" H")
+    return int(layer) - 1, int(head) - 1
+
+
+def knock_out_controls(page: str, model: AttentionModel) -> tuple[list[tuple[int, int]], Ablation]:
+    """The heads to knock out (a multiselect bound to the URL) and what a knocked-out head sends instead."""
+    options = [head_name(layer, head) for layer in range(model.n_layers) for head in range(model.n_heads)]
+    key = f"{page}_knock_out"
+    kept = st.session_state.get(key)
+    if isinstance(kept, list) and any(name not in options for name in kept):  # heads of another model's shape
+        st.session_state[key] = [name for name in kept if name in options]
+    picked, how = st.columns([3, 2])
+    chosen = picked.multiselect(
+        f"Heads to knock out ({model.n_layers} layers × {model.n_heads} heads)",
+        options,
+        key=key,
+        bind="query-params",
+        placeholder="Pick heads, e.g. L1 H1",
+        help=KNOCK_OUT_HELP,
+    )
+    sends = how.radio(
+        "A knocked-out head sends",
+        list(ABLATIONS),
+        key=f"{page}_ablation",
+        bind="query-params",
+        help="nothing: its output is zero. its average: every word gets the head's output averaged over the "
+        "sentence, so the head still adds its usual message but no longer says which word sent what.",
+    )
+    return sorted(parse_head(name) for name in chosen), ABLATIONS[sends or "nothing (zero)"]
+
+
+def show_guess_change(
+    model: MaskedWordModel, tokens: list[Token], knock_out: list[tuple[int, int]], ablation: Ablation, k: int
+) -> None:
+    """The guesses with every head and with the knocked-out heads removed, side by side."""
+    changes = compare_guesses(model, tokens, knock_out, ablation, k)
+    table = pd.DataFrame(
+        {
+            "word": [c.word for c in changes],
+            "every head": [c.before for c in changes],
+            "heads knocked out": [c.after for c in changes],
+            "change": [c.change for c in changes],
+        }
+    )
+    probability = {"min_value": 0.0, "max_value": 1.0, "format": "%.3f"}
+    st.dataframe(
+        table,
+        hide_index=True,
+        column_config={
+            "every head": st.column_config.ProgressColumn("every head", **probability),  # type: ignore[arg-type]
+            "heads knocked out": st.column_config.ProgressColumn("heads knocked out", **probability),  # type: ignore[arg-type]
+            "change": st.column_config.NumberColumn("change", format="%+.3f"),
+        },
+    )
+    top_before, top_after = changes[0], max(changes, key=lambda c: c.after)
+    if knock_out:
+        st.caption(
+            f"First guess with every head: {plain(top_before.word)} ({top_before.before:.3f}); with "
+            f"{', '.join(head_name(*h) for h in knock_out)} knocked out: {plain(top_after.word)} "
+            f"({top_after.after:.3f})."
+        )
+
+
+def show_attention_change(
+    before: Analysis, after: Analysis, knock_out: list[tuple[int, int]], display: TokenDisplay, rtl: bool, page: str
+) -> None:
+    """How far every head's attention moved (a map of heads), then one head's attention before | after | their
+    difference (the head that moved most, unless the student picks another)."""
+    shift = attention_shift(before.weights, after.weights)
+    first = min(layer for layer, _ in knock_out)
+    st.markdown("**How far each head's attention moved**")
+    chart(head_values(shift, scale_title="moved", signed=False, knocked=knock_out, rtl=rtl), f"{page}_shift")
+    st.caption(
+        "Each cell: the share of a word's attention that went elsewhere once the heads marked ✕ were knocked out "
+        "(half the summed change of a row, averaged over the rows; 0 = unchanged, 1 = all of it). "
+        + (f"Layers 1 to {first + 1} attend" if first else "Layer 1 attends")
+        + " exactly as before: a head is removed after its attention is computed, so only the layers above it "
+        "read something new."
+    )
+    later = [
+        (layer, head) for layer in range(first + 1, before.weights.shape[0]) for head in range(before.weights.shape[1])
+    ]
+    if not later:
+        st.info("The knocked-out heads are in the last layer: no later layer reads what they sent.")
+        return
+    most = max(later, key=lambda h: float(shift[h]))
+    chosen = st.selectbox(
+        "A later head, before and after",
+        [head_name(*h) for h in later],
+        index=later.index(most),
+        key=f"{page}_knock_out_view",
+        help="Starts on the later head whose attention moved most.",
+    )
+    layer, head = parse_head(chosen)
+    was, _ = drawn_attention(before.weights[layer, head], before, display)
+    now, labels = drawn_attention(after.weights[layer, head], after, display)
+    panels = torch.stack([was, now, now - was])[None]
+    names = ["every head", "heads knocked out", "after − before"]
+    figure = heatmap_grid(
+        panels, labels, row_names=[""], column_names=names, rtl=rtl, panel_height=380, signed=frozenset({(0, 2)})
+    )
+    chart(figure, f"{page}_knock_out_head")
+    st.caption(f"{chosen}: in after − before, blue is where it looks more without the knocked-out heads, red less.")
+
+
+def _importance_key(page: str, model: AttentionModel, tokens: list[Token], ablation: Ablation) -> tuple[object, ...]:
+    return (page, model.name, getattr(model, "step", 0), tuple(t.surface for t in tokens), ablation)
+
+
+def show_head_importance(
+    page: str, model: AttentionModel, tokens: list[Token], ablation: Ablation, knocked: list[tuple[int, int]], rtl: bool
+) -> None:
+    """A button that knocks every head out alone and maps how much each mattered. The result stays on screen (in
+    this user's session) until the sentence, the model or the kind of knock-out changes."""
+    kept_key = f"{page}_importance_result"
+    signature = _importance_key(page, model, tokens, ablation)
+    measure = measure_for(model, tokens)
+    what = (
+        "lowers the probability of the model's first guess"
+        if measure == "guess"
+        else "changes the sentence's final vectors (1 − the cosine of their mean with and without the head)"
+    )
+    st.markdown(
+        f"**Which heads matter?** Knock each of the {model.n_layers * model.n_heads} heads out alone and see how "
+        f"much that {what}."
+    )
+    if st.button("Rank every head", key=f"{page}_rank", icon=":material/leaderboard:"):
+        st.session_state[kept_key] = (signature, head_importance(model, tokens, ablation))
+    kept = st.session_state.get(kept_key)
+    if kept is None or kept[0] != signature:
+        return
+    importance: HeadImportance = kept[1]
+    chart(importance_map(importance, knocked=knocked, rtl=rtl), f"{page}_importance")
+    top = ", ".join(f"{head_name(layer, head)} ({score:+.2f})" for layer, head, score in importance.ranked()[:3])
+    if importance.measure == "guess":
+        st.caption(
+            f"Each cell: how much the probability of {plain(importance.guess)} ({importance.whole:.3f} with every "
+            f"head) falls when that head alone is knocked out; red: it rises. Most important: {top}."
+        )
+    else:
+        st.caption(
+            "Each cell: 1 − the cosine between the mean of the sentence's final vectors with every head and with "
+            f"that head alone knocked out (0: nothing changed). Most important: {top}."
+        )
+
+
+def show_blank_attention_change(
+    before: Analysis, after: Analysis, blank: int, rtl: bool, labels: list[str], key: str
+) -> None:
+    """The blank's row of every head (layers · heads × words) with every head | with the heads knocked out | the
+    difference, side by side."""
+    rows, was = before.attention_from(blank)
+    _, now = after.attention_from(blank)
+    short_rows = [row.replace("layer ", "L").replace(" · head ", " H") for row in rows]
+    columns = st.columns(3)
+    panels = (
+        ("every head", was, "weights"),
+        ("heads knocked out", now, "weights"),
+        ("after − before", now - was, "signed"),
+    )
+    for column, (title, matrix, kind) in zip(columns, panels, strict=True):
+        figure = heatmap(matrix, short_rows, labels, kind=kind, title=title, rtl=rtl, compact=True)  # type: ignore[arg-type]
+        chart(figure, f"{key}_{kind}_{title.split()[0]}", column)
+    st.caption(
+        "One row per head (L2 H3: layer 2, head 3), one column per word: where the blank looked. In after − before, "
+        "blue is where it looks more without the knocked-out heads, red less; the layers up to the first knocked-out "
+        "head's do not change."
+    )

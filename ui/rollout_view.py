@@ -1,0 +1,54 @@
+"""Follow one word through the layers: each layer's own attention, or attention rollout (all layers combined), as
+a "river" of one row per layer over the sentence's words."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attention_core.figures.heatmaps import heatmap
+from attention_core.models.interface import Analysis
+from attention_core.story.rollout import attention_rollout
+from ui.show import chart, plain
+from ui.tokens import TokenDisplay, drawn_attention
+
+THIS_LAYER, COMBINED = "this layer (the heads' mean)", "all layers combined (rollout)"
+CAVEAT = (
+    "Attention is not the whole explanation: the feed-forward layers and each head's W3 and output projection "
+    "also move and transform information, and neither view sees them (Jain & Wallace 2019; Abnar & Zuidema 2020)."
+)
+
+
+def show_word_flow(page: str, analysis: Analysis, display: TokenDisplay, rtl: bool, word: int | None = None) -> None:
+    """The river for one word: the student picks the word (or `word`, an index into the drawn labels, is fixed,
+    e.g. the blank) and the view: each layer's own attention, or everything gathered up to it (rollout)."""
+    mode = st.radio(
+        "Where the word's information came from",
+        [THIS_LAYER, COMBINED],
+        key=f"{page}_flow",
+        bind="query-params",
+        horizontal=True,
+        help="this layer: the row of the heads' mean attention in each layer. all layers combined: attention "
+        "rollout: per layer the heads' mean, mixed half-and-half with the word itself (the residual path), "
+        "multiplied from the first layer up.",
+    )
+    per_layer = analysis.weights.mean(dim=1) if mode == THIS_LAYER else attention_rollout(analysis.weights)
+    rows, labels = drawn_attention(per_layer, analysis, display)  # (n_layers, n, n) over the drawn words
+    if word is None:
+        word = st.selectbox(
+            "Word to follow", range(len(labels)), format_func=lambda i: plain(labels[i]), key=f"{page}_flow_word"
+        )
+    layers = [f"layer {layer + 1}" for layer in range(len(rows))]
+    figure = heatmap(rows[:, word, :], layers, labels, kind="weights", rtl=rtl, height=150 + 45 * len(layers))
+    chart(figure, f"{page}_river")
+    if mode == THIS_LAYER:
+        st.caption(
+            f"Row ℓ: how much {plain(labels[word])} read each word in layer ℓ, averaged over the layer's heads. "
+            "Each row sums to 1."
+        )
+    else:
+        st.caption(
+            f"Row ℓ: how much of what {plain(labels[word])} holds after layer ℓ came from each word of the input, "
+            "through every path of layers 1 to ℓ (each layer: ½ the heads' mean + ½ the word itself, then the "
+            "layers multiplied). Each row sums to 1; the word's own share falls as the layers mix in the others."
+        )
+    st.caption(CAVEAT)
