@@ -37,4 +37,4 @@ for index, lesson in enumerate(shown):
         # refuses while a widget (presentation mode) is bound to it. The link carries the lesson in its query.
         # One under the other, not side by side: on a projector's larger type the label was cut in a column.
         st.page_link(f"pages/{lesson.page}.py", label="Open this lesson", icon=":material/school:", query_params=query)
-        st.markdown(f"[Link to share]({lesson.page}?{urlencode(query)})")
+        st.markdown(f"[Link to share]({lesson.page}?{urlencode(query, doseq=True)})")

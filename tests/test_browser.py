@@ -322,7 +322,7 @@ def test_the_english_coreference_lesson_opens_minilm_from_its_link(server: str, 
     on the enlarged head's axis (whole words: didn't is one column though MiniLM reads didn ' t)."""
     lesson = next(lesson for lesson in LESSONS if lesson.topic == "pretrained English heads")
     page = browser.new_page(viewport={"width": 1400, "height": 3200})
-    page.goto(f"{server}/{lesson.page}?{urlencode(lesson.query())}")
+    page.goto(f"{server}/{lesson.page}?{urlencode(lesson.query(), doseq=True)}")
     wait_for_charts(page)
     labels = {text for i in range(page.locator(".js-plotly-plot").count()) for _, text in tick_labels(page, "x", i)}
     assert {"animal", "it", "didn't", "[CLS]"} <= labels

