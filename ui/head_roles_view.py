@@ -27,7 +27,7 @@ content, or several places at once. The roles are of this sentence: another sent
 def show_head_roles(analysis: Analysis, knocked: list[tuple[int, int]], rtl: bool, key: str) -> None:
     roles = head_roles(analysis.weights, analysis.special)
     chart(role_map(roles, knocked=knocked, rtl=rtl), key)
-    counts = ", ".join(f"{n} {role}" for role, n in roles.counts().items() if n)
-    st.caption(f"On this sentence: {counts}. Hover a head for its five scores.")
+    counts = ", ".join(f"{role} {n}" for role, n in roles.counts().items() if n)
+    st.caption(f"Heads per role on this sentence: {counts}. Hover a head for its five scores.")
     with st.expander("How the roles are scored"):
         st.markdown(HOW_ROLES_ARE_SCORED)

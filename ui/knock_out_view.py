@@ -16,6 +16,7 @@ from attention_core.models.interface import Analysis, AttentionModel, MaskedWord
 from attention_core.models.knock_out import Ablation
 from attention_core.models.knock_out_effects import attention_shift, compare_guesses
 from attention_core.story.text import Token
+from ui.bidi import isolate
 from ui.show import chart, plain
 from ui.tokens import TokenDisplay, drawn_attention
 
@@ -89,8 +90,8 @@ def show_guess_change(
     top_before, top_after = changes[0], max(changes, key=lambda c: c.after)
     if knock_out:
         st.caption(
-            f"First guess with every head: {plain(top_before.word)} ({top_before.before:.3f}); with "
-            f"{', '.join(head_name(*h) for h in knock_out)} knocked out: {plain(top_after.word)} "
+            f"First guess with every head: {isolate(plain(top_before.word))} ({top_before.before:.3f}); with "
+            f"{', '.join(head_name(*h) for h in knock_out)} knocked out: {isolate(plain(top_after.word))} "
             f"({top_after.after:.3f})."
         )
 
@@ -103,7 +104,9 @@ def show_attention_change(
     shift = attention_shift(before.weights, after.weights)
     first = min(layer for layer, _ in knock_out)
     st.markdown("**How far each head's attention moved**")
-    chart(head_values(shift, scale_title="moved", signed=False, knocked=knock_out, rtl=rtl), f"{page}_shift")
+    chart(
+        head_values(shift, scale_title="moved", signed=False, knocked=knock_out, rtl=rtl, largest=1.0), f"{page}_shift"
+    )
     st.caption(
         "Each cell: the share of a word's attention that went elsewhere once the heads marked ✕ were knocked out "
         "(half the summed change of a row, averaged over the rows; 0 = unchanged, 1 = all of it). "
@@ -172,7 +175,7 @@ def show_head_importance(
     top = ", ".join(f"{head_name(layer, head)} ({score:+.2f})" for layer, head, score in importance.ranked()[:3])
     if importance.measure == "guess":
         st.caption(
-            f"Each cell: how much the probability of {plain(importance.guess)} ({importance.whole:.3f} with every "
+            f"Each cell: how much the probability of {isolate(plain(importance.guess))} ({importance.whole:.3f} with every "
             f"head) falls when that head alone is knocked out; red: it rises. Most important: {top}."
         )
     else:

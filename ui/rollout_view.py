@@ -8,6 +8,7 @@ import streamlit as st
 from attention_core.figures.heatmaps import heatmap
 from attention_core.models.interface import Analysis
 from attention_core.story.rollout import attention_rollout
+from ui.bidi import isolate
 from ui.show import chart, plain
 from ui.tokens import TokenDisplay, drawn_attention
 
@@ -34,20 +35,34 @@ def show_word_flow(page: str, analysis: Analysis, display: TokenDisplay, rtl: bo
     per_layer = analysis.weights.mean(dim=1) if mode == THIS_LAYER else attention_rollout(analysis.weights)
     rows, labels = drawn_attention(per_layer, analysis, display)  # (n_layers, n, n) over the drawn words
     if word is None:
+        key = f"{page}_flow_word"
+        if st.session_state.get(key) not in (None, *range(len(labels))):  # a place past a new, shorter sentence
+            del st.session_state[key]
+        first_word = next((i for i, label in enumerate(labels) if label not in ("[CLS]", "[SEP]")), 0)
+        # The URL keeps the shown name, so a repeated word carries its place (إلى ·2): a link reopens that one.
+        names = [
+            f"{label} ·{labels[: i + 1].count(label)}" if labels.count(label) > 1 else label
+            for i, label in enumerate(labels)
+        ]
         word = st.selectbox(
-            "Word to follow", range(len(labels)), format_func=lambda i: plain(labels[i]), key=f"{page}_flow_word"
+            "Word to follow",
+            range(len(labels)),
+            index=first_word,
+            format_func=names.__getitem__,
+            key=key,
+            bind="query-params",
         )
     layers = [f"layer {layer + 1}" for layer in range(len(rows))]
     figure = heatmap(rows[:, word, :], layers, labels, kind="weights", rtl=rtl, height=150 + 45 * len(layers))
     chart(figure, f"{page}_river")
     if mode == THIS_LAYER:
         st.caption(
-            f"Row ℓ: how much {plain(labels[word])} read each word in layer ℓ, averaged over the layer's heads. "
+            f"Row ℓ: how much {isolate(plain(labels[word]))} read each word in layer ℓ, averaged over the layer's heads. "
             "Each row sums to 1."
         )
     else:
         st.caption(
-            f"Row ℓ: how much of what {plain(labels[word])} holds after layer ℓ came from each word of the input, "
+            f"Row ℓ: how much of what {isolate(plain(labels[word]))} holds after layer ℓ came from each word of the input, "
             "through every path of layers 1 to ℓ (each layer: ½ the heads' mean + ½ the word itself, then the "
             "layers multiplied). Each row sums to 1; the word's own share falls as the layers mix in the others."
         )

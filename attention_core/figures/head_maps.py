@@ -27,6 +27,12 @@ def _discrete_scale() -> list[list[object]]:
     return scale
 
 
+def _role_text(roles: HeadRoles, layer: int, head: int) -> str:
+    """ "prev 0.72": the role and the score that named it; a mixed head has no such score."""
+    role = roles.roles[layer][head]
+    return "mixed" if role == "mixed" else f"{ROLE_SHORT[role]} {roles.score_of(layer, head):.2f}"
+
+
 def _head_axes(n_layers: int, n_heads: int, rtl: bool) -> dict[str, object]:
     heads, layers = [f"H{h + 1}" for h in range(n_heads)], [f"L{layer + 1}" for layer in range(n_layers)]
     return {
@@ -50,11 +56,7 @@ def role_map(roles: HeadRoles, *, knocked: Sequence[tuple[int, int]] = (), rtl: 
     axes = _head_axes(n_layers, n_heads, rtl)
     z = [[ROLES.index(roles.roles[layer][head]) for head in range(n_heads)] for layer in range(n_layers)]
     text = [
-        [
-            (KNOCKED if (layer, head) in knocked else "")
-            + f"{ROLE_SHORT.get(roles.roles[layer][head], 'mixed')} {roles.score_of(layer, head):.2f}"
-            for head in range(n_heads)
-        ]
+        [(KNOCKED if (layer, head) in knocked else "") + _role_text(roles, layer, head) for head in range(n_heads)]
         for layer in range(n_layers)
     ]
     names = ("previous", "next", "self", "sink", "broad")
@@ -100,13 +102,15 @@ def head_values(
     signed: bool,
     knocked: Sequence[tuple[int, int]] = (),
     rtl: bool = False,
+    largest: float | None = None,
 ) -> go.Figure:
     """Layers × heads, one number per head (values (n_layers, n_heads)), written in its cell; knocked-out heads
-    are marked ✕. signed: a scale symmetric around 0 (red below, blue above); else white 0 to blue at the largest."""
+    are marked ✕. signed: a scale symmetric around 0 (red below, blue above); else white 0 to blue at `largest`
+    (a share's 1, so 0.02 looks small) or, without it, at the largest value (a ranking)."""
     values = values.detach().float()
     n_layers, n_heads = values.shape
     axes = _head_axes(n_layers, n_heads, rtl)
-    bound = float(values.abs().max()) or 1e-6
+    bound = largest or float(values.abs().max()) or 1e-6
     colours: dict[str, object] = (
         {"colorscale": RED_BLUE, "zmin": -bound, "zmax": bound}
         if signed
@@ -144,9 +148,9 @@ def importance_map(
     return head_values(importance.scores, scale_title=title, signed=guess, knocked=knocked, rtl=rtl)
 
 
-def roles_over_training(steps: Sequence[int], roles: Sequence[HeadRoles]) -> go.Figure:
+def roles_over_training(steps: Sequence[int], roles: Sequence[HeadRoles], *, picked: int | None = None) -> go.Figure:
     """One row per head, one column per snapshot of a training run: each cell the head's role at that step, so the
-    roles can be seen to emerge."""
+    roles can be seen to emerge. picked: a snapshot's column to outline (the one a slider shows in detail)."""
     n_layers, n_heads = roles[0].scores.shape[:2]
     rows = [f"L{layer + 1} H{head + 1}" for layer in range(n_layers) for head in range(n_heads)]
     columns = [f"{step:,}" for step in steps]
@@ -179,6 +183,9 @@ def roles_over_training(steps: Sequence[int], roles: Sequence[HeadRoles]) -> go.
         "xaxis": {"type": "category", "title": {"text": "training step"}, "tickfont": {"size": 12}},
         "yaxis": {"type": "category", "autorange": "reversed", "tickfont": {"size": 12}},
     }
+    if picked is not None:  # a category axis places column i at x = i
+        column = {"x0": picked - 0.5, "x1": picked + 0.5, "y0": 0, "y1": 1}
+        layout["shapes"] = [{"type": "rect", "xref": "x", "yref": "paper", **column, "line": {"color": "#222222"}}]
     return lean_figure([trace], layout)
 
 

@@ -1,0 +1,124 @@
+"""Heads taken apart in the app (AppTest): knock-outs from a click or a shared link, what changed, which heads matter,
+the roles map and the river, each figure compared with attention_core computed directly."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import torch
+from streamlit.testing.v1 import AppTest
+
+from attention_core.models.head_importance import head_importance
+from attention_core.models.head_roles import ROLES, head_roles
+from attention_core.models.knock_out_effects import attention_shift
+from attention_core.models.trained import load_model
+from attention_core.story.rollout import attention_rollout
+from attention_core.story.text import tokenize
+from tests.conftest import APP, assert_clean, values
+
+AGREEMENT = "إنه سميع [MASK]"
+SENTENCE = "ذهب الطالب إلى المدرسة في الصباح"
+
+
+def chart(at: AppTest, key: str) -> dict:
+    """The figure of the chart drawn with `key`, as the browser receives it."""
+    (found,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
+    return json.loads(found.proto.spec)
+
+
+def open_link(page: str, **query: str | list[str]) -> AppTest:
+    at = AppTest.from_file(APP.replace("app.py", f"pages/{page}.py"), default_timeout=60)
+    for key, value in query.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def test_a_shared_link_knocks_heads_out_on_fill_the_blank_and_shows_what_changed() -> None:
+    at = open_link("fill_blank", fill_blank_sentence=AGREEMENT, fill_blank_knock_out=["L1 H1"])
+    assert_clean(at)
+    assert at.multiselect(key="fill_blank_knock_out").value == ["L1 H1"]
+    model, tokens = load_model(), tokenize(AGREEMENT)
+    table = at.dataframe[1].value.set_index("word")
+    after = dict(model.predict(tokens, k=50, knock_out=[(0, 0)]))
+    before = dict(model.predict(tokens, k=5))
+    assert table.loc["عليم", "every head"] == pytest.approx(before["عليم"], abs=1e-6)
+    assert table.loc["عليم", "heads knocked out"] == pytest.approx(after["عليم"], abs=1e-6)
+    assert table["heads knocked out"].idxmax() == max(after, key=after.__getitem__) == "حكيم"
+    # The blank's rows: every head | knocked out | difference, each the model's own analysis.
+    whole, knocked = model.analyze(tokens), model.analyze(tokens, knock_out=[(0, 0)])
+    blank = 3  # [CLS] إنه سميع [MASK]
+    was, now = whole.weights[:, :, blank].reshape(12, -1), knocked.weights[:, :, blank].reshape(12, -1)
+    assert torch.allclose(torch.tensor(values(chart(at, "fill_blank_knock_out_weights_every"))), was, atol=1e-5)
+    assert torch.allclose(torch.tensor(values(chart(at, "fill_blank_knock_out_weights_heads"))), now, atol=1e-5)
+    difference = torch.tensor(values(chart(at, "fill_blank_knock_out_signed_after")))
+    assert torch.allclose(difference, now - was, atol=1e-5)
+    assert torch.allclose(difference[:4], torch.zeros(4, 4), atol=1e-6)  # layer 1 attends as before
+
+
+def test_rank_every_head_maps_head_importance_and_keeps_it_until_the_sentence_changes() -> None:
+    at = open_link("fill_blank", fill_blank_sentence=AGREEMENT)
+    at.button(key="fill_blank_rank").click().run()
+    assert_clean(at)
+    expected = head_importance(load_model(), tokenize(AGREEMENT)).scores
+    assert torch.allclose(torch.tensor(values(chart(at, "fill_blank_importance"))), expected, atol=1e-5)
+    assert any("Most important: L1 H1" in c.value for c in at.caption)
+    at.slider(key="fill_blank_k").set_value(3).run()  # another control: the ranking stays
+    assert chart(at, "fill_blank_importance")
+    at.text_input(key="fill_blank_sentence").input("ذلك الكتاب لا [MASK] فيه").run()  # a new sentence: it goes
+    assert not [c for c in at.get("plotly_chart") if c.proto.id.endswith("-fill_blank_importance")]
+
+
+def test_the_river_is_each_layers_mean_or_the_rollout_of_the_blanks_row() -> None:
+    at = open_link("fill_blank", fill_blank_sentence=AGREEMENT)
+    weights = load_model().analyze(tokenize(AGREEMENT)).weights
+    river = torch.tensor(values(chart(at, "fill_blank_river")))
+    assert torch.allclose(river, weights.mean(1)[:, 3], atol=1e-5)
+    at.radio(key="fill_blank_flow").set_value("all layers combined (rollout)").run()
+    river = torch.tensor(values(chart(at, "fill_blank_river")))
+    assert torch.allclose(river, attention_rollout(weights)[:, 3], atol=1e-5)
+    assert any("not the whole explanation" in c.value for c in at.caption)
+
+
+def test_multi_head_knock_out_view_maps_how_far_each_head_moved() -> None:
+    at = open_link(
+        "heads",
+        heads_sentence=SENTENCE,
+        heads_model="Arabic: Qurʾān + hadith model (shipped)",
+        heads_view="Knock heads out",
+    )
+    assert_clean(at)
+    assert any("Pick one or more heads" in i.value for i in at.info)
+    at.multiselect(key="heads_knock_out").set_value(["L2 H1"]).run()
+    assert_clean(at)
+    model, tokens = load_model(), tokenize(SENTENCE)
+    shift = attention_shift(model.analyze(tokens).weights, model.analyze(tokens, knock_out=[(1, 0)]).weights)
+    drawn = torch.tensor(values(chart(at, "heads_shift")))
+    assert torch.allclose(drawn, shift, atol=1e-5) and float(drawn[:2].abs().max()) == 0.0
+    assert "✕ 0.00" in chart(at, "heads_shift")["data"][0]["text"][1][0]  # the knocked-out head is marked
+    most = int(shift[2].argmax())
+    assert at.selectbox(key="heads_knock_out_view").value == f"L3 H{most + 1}"  # starts on the head that moved most
+
+
+def test_roles_map_shows_each_heads_role_and_a_legend() -> None:
+    at = open_link("heads", heads_sentence=SENTENCE)
+    analysis = load_model().analyze(tokenize(SENTENCE))
+    roles = head_roles(analysis.weights, analysis.special)
+    figure = chart(at, "heads_roles")
+    expected = [[ROLES.index(role) for role in layer] for layer in roles.roles]
+    assert values(figure).tolist() == expected
+    assert figure["data"][0]["colorbar"]["ticktext"] == list(ROLES)
+    assert figure["data"][0]["text"][0][0].startswith("prev ")  # layer 1, head 1 reads the word before
+
+
+def test_heads_of_another_model_are_dropped_when_the_model_changes_and_a_bad_link_changes_nothing() -> None:
+    at = open_link("heads", heads_view="Knock heads out", heads_knock_out=["L6 H12", "L1 H1"])  # English: MiniLM
+    assert_clean(at)
+    if at.multiselect(key="heads_knock_out").value != ["L6 H12", "L1 H1"]:
+        pytest.skip("MiniLM is not installed: the English sentence runs on the Arabic model")
+    at.radio(key="heads_model").set_value("Arabic: Qurʾān + hadith model (shipped)").run()
+    assert_clean(at)
+    assert at.multiselect(key="heads_knock_out").value == ["L1 H1"]  # the Arabic model has no layer 6
+    bad = open_link("heads", heads_sentence=SENTENCE, heads_view="Knock heads out", heads_knock_out=["L9 H9", "x"])
+    assert_clean(bad)
+    assert bad.multiselect(key="heads_knock_out").value == []
