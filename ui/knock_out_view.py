@@ -175,8 +175,9 @@ def show_head_importance(
     top = ", ".join(f"{head_name(layer, head)} ({score:+.2f})" for layer, head, score in importance.ranked()[:3])
     if importance.measure == "guess":
         st.caption(
-            f"Each cell: how much the probability of {isolate(plain(importance.guess))} ({importance.whole:.3f} with every "
-            f"head) falls when that head alone is knocked out; red: it rises. Most important: {top}."
+            f"Each cell: how much the probability of {isolate(plain(importance.guess))} "
+            f"({importance.whole:.3f} with every head) falls when that head alone is knocked out; red: it rises. "
+            f"Most important: {top}."
         )
     else:
         st.caption(

@@ -55,14 +55,14 @@ def show_word_flow(page: str, analysis: Analysis, display: TokenDisplay, rtl: bo
     layers = [f"layer {layer + 1}" for layer in range(len(rows))]
     figure = heatmap(rows[:, word, :], layers, labels, kind="weights", rtl=rtl, height=150 + 45 * len(layers))
     chart(figure, f"{page}_river")
+    name = isolate(plain(labels[word]))
     if mode == THIS_LAYER:
         st.caption(
-            f"Row ℓ: how much {isolate(plain(labels[word]))} read each word in layer ℓ, averaged over the layer's heads. "
-            "Each row sums to 1."
+            f"Row ℓ: how much {name} read each word in layer ℓ, averaged over the layer's heads. Each row sums to 1."
         )
     else:
         st.caption(
-            f"Row ℓ: how much of what {isolate(plain(labels[word]))} holds after layer ℓ came from each word of the input, "
+            f"Row ℓ: how much of what {name} holds after layer ℓ came from each word of the input, "
             "through every path of layers 1 to ℓ (each layer: ½ the heads' mean + ½ the word itself, then the "
             "layers multiplied). Each row sums to 1; the word's own share falls as the layers mix in the others."
         )
