@@ -138,3 +138,20 @@ def test_roles_on_the_shipped_models_match_the_lessons() -> None:
     roles = head_roles(english.weights, english.special)
     assert roles.roles[0][2] == "previous word" and roles.roles[4][5] == "sink"
     assert roles.roles[1][8] == "next word"
+
+
+def test_a_before_after_difference_grid_drops_its_numbers_on_a_projector_where_they_would_overlap() -> None:
+    """Five words, three panels: in presentation mode the 18-px numbers ran into each other (36-px cells)."""
+    from attention_core.figures.heatmaps import enlarged, heatmap_grid
+
+    panels = torch.softmax(torch.randn(1, 3, 5, 5), -1)
+    grid = heatmap_grid(
+        panels,
+        list("abcde"),
+        row_names=[""],
+        column_names=["every head", "knocked out", "after − before"],
+        panel_height=380,
+        signed=frozenset({(0, 2)}),
+    )
+    assert all(trace.texttemplate for trace in grid.data)  # at the page's own size they fit
+    assert not any(trace.texttemplate for trace in enlarged(grid, 1.3).data)

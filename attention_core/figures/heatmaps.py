@@ -244,7 +244,10 @@ def enlarged(figure: go.Figure, scale: float, min_text_px: int = 18) -> go.Figur
         if trace.type != "heatmap" or not trace.texttemplate:
             continue
         size = grow(trace.textfont.size, min_text_px)
-        if cell_px >= size * 2.4:  # "0.25" is about 2.2 em wide
+        # "0.25" is about 2.2 em wide. A grid's cells are narrower than its estimate says once the page's type is
+        # larger: its colour bars and row labels take their share of the width (measured: 36 px cells where the
+        # estimate said 49, raw | head | difference of five words in presentation mode), hence the larger margin.
+        if cell_px >= size * (3.0 if "panels" in meta else 2.4):
             trace.textfont.size = size
         else:
             trace.texttemplate = None
