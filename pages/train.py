@@ -21,6 +21,7 @@ from ui.navigation import ensure_app_frame
 from ui.show import head_grid, plain
 from ui.style import for_projector
 from ui.train_form import MODEL_LABELS, corpus_label, remember, remember_form, remembered, restore_form, text_size
+from ui.training_roles import show_latest_roles, show_roles_over_training
 
 ensure_app_frame()
 
@@ -239,6 +240,7 @@ def live_view(was_running: bool) -> None:
         )
     if progress.snapshots and progress.status == "running":
         draw_probe(progress, len(progress.snapshots) - 1, "train_live")
+        show_latest_roles(progress, is_right_to_left(" ".join(progress.probe_labels)))
 
 
 with st.expander("Load a model you downloaded earlier", expanded="train_loaded_file" in st.session_state):
@@ -306,6 +308,7 @@ if not running and progress.snapshots:
         "heads settle on their rules."
     )
     draw_probe(progress, picked, "train_replay_grid")
+    show_roles_over_training(progress, picked, is_right_to_left(" ".join(progress.probe_labels)))
 if not running and run.has_checkpoint:
     st.download_button(
         "Download my model (.zip: safetensors weights, config and vocabulary JSON)",

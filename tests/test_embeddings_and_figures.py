@@ -7,6 +7,7 @@ import pytest
 import torch
 
 from attention_core import attend, embed_sentence, similarity, tokenize
+from attention_core.figures.head_maps import role_map, roles_over_training
 from attention_core.figures.heatmaps import (
     UNKNOWN_MARK,
     heatmap,
@@ -15,6 +16,7 @@ from attention_core.figures.heatmaps import (
     weights_kind,
     word_labels,
 )
+from attention_core.models.head_roles import head_roles
 
 
 def test_same_word_same_vector_and_seeded() -> None:
@@ -191,6 +193,14 @@ FIGURES_AS_THE_PAGES_BUILD_THEM = {
         column_names=["H1", "H2", "H − raw"],
         rtl=True,
         signed=frozenset({(0, 2), (1, 2)}),
+    ),
+    "roles of the heads, right to left": lambda: role_map(
+        head_roles(torch.softmax(torch.randn(2, 3, 5, 5), -1), [True, False, False, False, False]), rtl=True
+    ),
+    "roles over training, two snapshots": lambda: roles_over_training(
+        [0, 250],
+        [head_roles(torch.softmax(torch.randn(2, 3, 5, 5) * 3, -1), [True, False, False, False, False]) for _ in "ab"],
+        picked=1,
     ),
 }
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import pytest
+import torch
 
+from attention_core.models.head_roles import POSITIONAL_ROLES, ROLES, head_roles
 from attention_core.story.text import tokenize
 from attention_core.training.corpora import own_corpus
 from attention_core.training.live import _RUN_SLOTS, LIMITS, TrainingRun
-from tests.conftest import assert_clean, figures, open_page
+from tests.conftest import assert_clean, figures, open_page, values
 from tests.test_live_training import LINES as ANIMAL_LINES
 from ui.models import MINE, RUN_KEY
+from ui.training_roles import roles_caption
 
 LINES = "\n".join(ANIMAL_LINES)
 
@@ -70,6 +73,60 @@ def test_a_run_draws_its_curves_replay_and_downloads_and_every_page_can_use_it()
     at.text_input(key="fill_blank_sentence").input("the cat saw the [MASK] near the river").run()
     guesses = at.dataframe[0].value["word"].tolist()
     assert set(guesses) <= set(LINES.split())  # guesses come from my model's vocabulary, not the shipped model's
+
+
+def roles_figures(at) -> tuple[dict, dict]:
+    """(roles over training, role map of the picked step): both coloured by role, told apart by their rows."""
+    roles = [f for f in figures(at) if f["layout"].get("meta", {}).get("kind") == "roles"]
+    over = next(f for f in roles if f["layout"]["meta"]["rows"][0] == "L1 H1")
+    picked = next(f for f in roles if f["layout"]["meta"]["rows"][0] == "L1")
+    return over, picked
+
+
+def test_the_replay_shows_the_roles_of_the_heads_over_training_and_at_the_picked_step() -> None:
+    at = start_pasted_run()
+    run = at.session_state[RUN_KEY]
+    run.wait(120)
+    at.run()
+    assert_clean(at)
+    snapshots, labels = run.progress().snapshots, run.progress().probe_labels
+    special = [label == "[CLS]" for label in labels]
+    assert special == [True] + [False] * (len(labels) - 1)
+    over, picked = roles_figures(at)
+    assert over["layout"]["meta"]["rows"] == ["L1 H1", "L1 H2"]  # one row per head of the tiny model
+    assert over["layout"]["meta"]["cols"] == [f"{s.step:,}" for s in snapshots]  # one column per snapshot
+    expected = [[ROLES.index(head_roles(s.weights, special).roles[0][h]) for s in snapshots] for h in range(2)]
+    assert values(over).reshape(2, len(snapshots)).tolist() == expected
+    for index in (len(snapshots) - 1, 0):  # the slider opens on the last snapshot; then the first
+        at.select_slider(key="train_replay").set_value(index).run()
+        assert_clean(at)
+        roles = head_roles(snapshots[index].weights, special)
+        over, picked = roles_figures(at)
+        assert values(picked).tolist() == [[ROLES.index(role) for role in roles.roles[0]]]
+        assert over["layout"]["shapes"][0]["x0"] == index - 0.5  # its column outlined in the roles over training
+        assert any(f"The heads' roles at step {snapshots[index].step:,}" in m.value for m in at.markdown)
+    first, last = (head_roles(s.weights, special).roles[0] for s in (snapshots[0], snapshots[-1]))
+    positional = [sum(role in POSITIONAL_ROLES for role in roles) for roles in (first, last)]
+    changed = sum(a != b for a, b in zip(first, last, strict=True))
+    caption = next(c.value for c in at.caption if c.value.startswith("Of the 2 heads, "))  # true for the figures:
+    steps = f"{positional[0]} at step {snapshots[0].step:,} and {positional[1]} at step {snapshots[-1].step:,}"
+    assert steps in caption
+    assert f"; {changed} {'head has' if changed == 1 else 'heads have'} a different role at the end" in caption
+    assert any(e.label == "How the roles are scored" for e in at.expander)
+
+
+def test_the_roles_caption_counts_what_the_figures_show() -> None:
+    previous = torch.eye(4).roll(-1, dims=1)[None, None].repeat(1, 2, 1, 1)  # (1, 2, 4, 4): rows 1… on the word before
+    roles = [head_roles(w, [True, False, False, False]) for w in (torch.full((1, 2, 4, 4), 0.25), previous)]
+    assert [r.roles for r in roles] == [(("broad", "broad"),), (("previous word", "previous word"),)]
+    assert roles_caption([0, 500], roles, 1).startswith(
+        "Of the 2 heads, 0 at step 0 and 2 at step 500 read by position (previous word, next word, self or sink); "
+        "2 heads have a different role at the end than at the start. Heads per role at step 500: previous word 2."
+    )
+    assert roles_caption([0], roles[:1], 0).startswith(
+        "Of the 2 heads, 0 at step 0 read by position (previous word, next word, self or sink). "
+        "Heads per role at step 0: broad 2."
+    )
 
 
 def test_a_new_session_never_sees_another_users_run() -> None:
