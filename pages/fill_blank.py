@@ -111,7 +111,7 @@ st.caption(what_the_model_can_guess(model))
 @st.fragment
 def knock_out(model: MaskedWordModel, tokens: list[Token], analysis: Analysis, blank: int, k: int, rtl: bool) -> None:
     st.subheader("Switch heads off")
-    removed, ablation = knock_out_controls("fill_blank", model)
+    removed, ablation = knock_out_controls("fill_blank", model, analysis, rtl)
     if removed:
         show_guess_change(model, tokens, removed, ablation, k)
         after = model.analyze(tokens, knock_out=removed, ablation=ablation)

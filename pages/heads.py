@@ -153,7 +153,7 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
 # Knocking heads out, in a fragment: picking heads reruns only this part.
 @st.fragment
 def knock_out(model: AttentionModel, tokens: list[Token], analysis: Analysis, display: TokenDisplay, rtl: bool) -> None:
-    removed, ablation = knock_out_controls("heads", model)
+    removed, ablation = knock_out_controls("heads", model, analysis, rtl)
     if removed:
         if isinstance(model, MaskedWordModel) and model.can_fill_mask and any(t.surface == MASK for t in tokens):
             st.markdown("**The guesses for the [MASK], with every head and without the knocked-out ones**")

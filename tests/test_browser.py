@@ -521,3 +521,34 @@ def test_arabic_with_a_blank_reads_right_to_left_in_cards_and_chips(server: str,
     assert [t for _, t in tick_labels(shared, "x", 0)] == ["الرحيم", "[MASK]", "الله", "بسم", "[CLS]"]
     screenshot(shared, f"fill-blank-hidden-word-{locale}")
     context.close()
+
+
+def test_clicking_a_head_knocks_it_out_and_the_link_to_this_view_carries_it(server: str, browser: object) -> None:
+    """Issue 14: a click on the head picker switches the head off (and a second click back on); the link under
+    the controls names the heads at once (the address bar shows a value set in code one interaction later)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1400}, locale="ar")
+    page = context.new_page()
+    page.goto(f"{server}/fill_blank?{urlencode({'fill_blank_sentence': 'إنه سميع [MASK]'})}")
+    points = page.locator("[class*='st-key-fill_blank_picker'] .scatterlayer .trace").first.locator(".point")
+    points.first.wait_for(timeout=60_000)
+    wait_for_charts(page)
+    page.wait_for_timeout(2_000)  # Plotly attaches its click handlers after drawing
+    points.nth(0).scroll_into_view_if_needed()
+    points.nth(0).click(force=True)  # L1 H1, the previous-word head
+    page.locator("[class*='st-key-fill_blank_knock_out'] [data-tag]").first.wait_for(timeout=30_000)
+    link = page.get_by_text("Link to this view")
+    assert "fill_blank_knock_out=L1+H1" in (link.get_attribute("href") or "")
+    screenshot(page, "fill-blank-head-clicked")
+    shared = context.new_page()
+    shared.goto(f"{server}/{link.get_attribute('href')}")
+    shared.locator("[class*='st-key-fill_blank_knock_out'] [data-tag]").first.wait_for(timeout=60_000)
+    assert shared.locator("[class*='st-key-fill_blank_knock_out'] [data-tag]").all_text_contents() == ["L1 H1"]
+    points = page.locator("[class*='st-key-fill_blank_picker'] .scatterlayer .trace").first.locator(".point")
+    points.nth(0).scroll_into_view_if_needed()
+    points.nth(0).click(force=True)  # clicked again: back on
+    page.wait_for_function(
+        "() => !document.querySelector(\"[class*='st-key-fill_blank_knock_out'] [data-tag]\")",
+        timeout=30_000,
+    )
+    assert "fill_blank_knock_out" not in (page.get_by_text("Link to this view").get_attribute("href") or "")
+    context.close()

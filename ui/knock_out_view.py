@@ -5,19 +5,23 @@ teacher can send "switch off layer 1 head 1 and watch the guess fall"."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pandas as pd
 import streamlit as st
 import torch
 
-from attention_core.figures.head_maps import head_values, importance_map
+from attention_core.figures.head_maps import head_picker, head_values, importance_map
 from attention_core.figures.heatmaps import heatmap, heatmap_grid
 from attention_core.models.head_importance import HeadImportance, head_importance, measure_for
+from attention_core.models.head_roles import head_roles
 from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
 from attention_core.models.knock_out import Ablation
 from attention_core.models.knock_out_effects import attention_shift, compare_guesses
 from attention_core.story.text import Token
 from ui.bidi import isolate
 from ui.show import chart, plain
+from ui.style import for_projector
 from ui.tokens import TokenDisplay, drawn_attention
 
 ABLATIONS: dict[str, Ablation] = {"nothing (zero)": "zero", "its average over the words (mean)": "mean"}
@@ -37,13 +41,53 @@ def parse_head(name: str) -> tuple[int, int]:
     return int(layer) - 1, int(head) - 1
 
 
-def knock_out_controls(page: str, model: AttentionModel) -> tuple[list[tuple[int, int]], Ablation]:
-    """The heads to knock out (a multiselect bound to the URL) and what a knocked-out head sends instead."""
+def _toggle_clicked_heads(page: str, options: list[str]) -> str:
+    """A click on the head picker switches that head off, or back on. Read from the picker's state before the
+    multiselect is drawn (a value set in the script's own run reaches the URL at once; one set in a callback, a
+    rerun later). Returns the picker's key: a new one after a click, so the next click on the same head is a click
+    again, not a selection already made."""
+    round_key = f"{page}_picker_round"
+    chart_key = f"{page}_picker_{st.session_state.get(round_key, 0)}"
+    state = st.session_state.get(chart_key)
+    points = state["selection"]["points"] if state else []
+    if not points:
+        return chart_key
+    chosen = [name for name in st.session_state.get(f"{page}_knock_out") or [] if name in options]
+    for point in points:
+        name = head_name(*point["customdata"])
+        chosen = [h for h in chosen if h != name] if name in chosen else [*chosen, name]
+    st.session_state[f"{page}_knock_out"] = chosen
+    st.session_state[round_key] = st.session_state.get(round_key, 0) + 1
+    return f"{page}_picker_{st.session_state[round_key]}"
+
+
+def _link_to_this_view(page: str) -> str:
+    """The page's path and its query as the server holds it for this run: every bound control, including a value
+    set in code during the run (a click on the picker), which the address bar shows only later."""
+    query = [(key, value) for key in st.query_params for value in st.query_params.get_all(key)]
+    return f"{page}?{urlencode(query)}"
+
+
+def knock_out_controls(
+    page: str, model: AttentionModel, analysis: Analysis, rtl: bool
+) -> tuple[list[tuple[int, int]], Ablation]:
+    """The heads to knock out — click them on a map of the heads (coloured by role), or pick them in a multiselect
+    bound to the URL — and what a knocked-out head sends instead."""
     options = [head_name(layer, head) for layer in range(model.n_layers) for head in range(model.n_heads)]
     key = f"{page}_knock_out"
     kept = st.session_state.get(key)
     if isinstance(kept, list) and any(name not in options for name in kept):  # heads of another model's shape
         st.session_state[key] = [name for name in kept if name in options]
+    chart_key = _toggle_clicked_heads(page, options)
+    knocked = [parse_head(name) for name in st.session_state.get(key) or [] if name in options]
+    st.plotly_chart(
+        for_projector(head_picker(head_roles(analysis.weights, analysis.special), knocked=knocked, rtl=rtl)),
+        key=chart_key,
+        on_select="rerun",
+        selection_mode="points",
+        config={"displayModeBar": False},
+    )
+    st.caption("Click a head to switch it off (✕), click it again to switch it back on. Colours: the heads' roles.")
     picked, how = st.columns([3, 2])
     chosen = picked.multiselect(
         f"Heads to knock out ({model.n_layers} layers × {model.n_heads} heads)",
@@ -61,6 +105,9 @@ def knock_out_controls(page: str, model: AttentionModel) -> tuple[list[tuple[int
         help="nothing: its output is zero. its average: every word gets the head's output averaged over the "
         "sentence, so the head still adds its usual message but no longer says which word sent what.",
     )
+    # Streamlit 1.67 writes a bound widget's value set in code (a click on the picker) into the address bar only
+    # at the next interaction, so the address bar can lag one click behind; this link never does.
+    st.markdown(f"[Link to this view, with these heads switched off]({_link_to_this_view(page)})")
     return sorted(parse_head(name) for name in chosen), ABLATIONS[sends or "nothing (zero)"]
 
 

@@ -4,6 +4,7 @@ over a training run. Pure functions (record → figure), built like heatmaps.py'
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import plotly.graph_objects as go
 import torch
@@ -191,7 +192,12 @@ def roles_over_training(steps: Sequence[int], roles: Sequence[HeadRoles], *, pic
 
 def _layout(axes: dict[str, object], n_layers: int, kind: str, rtl: bool) -> dict[str, object]:
     return {
-        "meta": {"rows": axes["y"], "cols": axes["x"], "kind": kind, "cell_px": 700 / max(1, len(axes["x"]))},  # type: ignore[arg-type]
+        "meta": {
+            "rows": axes["y"],
+            "cols": axes["x"],
+            "kind": kind,
+            "cell_px": 700 / len(cast("list[str]", axes["x"])),
+        },
         "font": {"family": ARABIC_FONTS, "size": 13},
         "height": _height(n_layers),
         "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
@@ -199,3 +205,72 @@ def _layout(axes: dict[str, object], n_layers: int, kind: str, rtl: bool) -> dic
         "yaxis": axes["yaxis"],
         "plot_bgcolor": "rgba(0,0,0,0)",
     }
+
+
+def head_picker(roles: HeadRoles, *, knocked: Sequence[tuple[int, int]] = (), rtl: bool = False) -> go.Figure:
+    """The heads as squares to click (layers × heads, coloured by role; a knocked-out head faded and marked ✕).
+    Points, not a heatmap: Streamlit reports clicks on a scatter's points, not on a heatmap's cells. Each point's
+    customdata is its (layer, head), from 0."""
+    n_layers, n_heads = roles.scores.shape[:2]
+    axes = _head_axes(n_layers, n_heads, rtl)
+    height = 110 + 60 * n_layers
+    side = int(min(660 / n_heads, (height - 150) / n_layers) * 0.82)  # a square's side in px, with a gap around it
+    heads = [(layer, head) for layer in range(n_layers) for head in range(n_heads)]
+    role_of = [roles.roles[layer][head] for layer, head in heads]
+    points = {
+        "type": "scatter",
+        "mode": "markers+text",
+        "x": [f"H{head + 1}" for _, head in heads],
+        "y": [f"L{layer + 1}" for layer, _ in heads],
+        "customdata": [[layer, head] for layer, head in heads],
+        "text": [KNOCKED.strip() if h in knocked else "" for h in heads],
+        "textposition": "middle center",
+        "textfont": {"size": max(12, side // 2), "color": "#000000"},
+        "marker": {
+            "symbol": "square",
+            "size": side,
+            "color": [ROLE_COLOURS[ROLES.index(role)] for role in role_of],
+            "opacity": [0.3 if h in knocked else 1.0 for h in heads],
+            "line": {"width": 0},
+        },
+        "hovertext": [
+            f"L{layer + 1} H{head + 1}: {role}" + (" (knocked out)" if (layer, head) in knocked else "")
+            for (layer, head), role in zip(heads, role_of, strict=True)
+        ],
+        "hoverinfo": "text",
+        "showlegend": False,
+    }
+    # The legend: one invisible point per role, so the colours are named without a colour bar.
+    legend = [
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "x": [None],
+            "y": [None],
+            "name": role,
+            "marker": {"symbol": "square", "size": 14, "color": colour},
+            "hoverinfo": "skip",
+        }
+        for role, colour in zip(ROLES, ROLE_COLOURS, strict=True)
+    ]
+    layout = _layout(axes, n_layers, "roles", rtl) | {
+        "height": height,
+        "legend": {
+            "orientation": "h",
+            "y": -0.02,
+            "yanchor": "top",
+            "x": 1.0 if rtl else 0.0,
+            "xanchor": "right" if rtl else "left",
+        },
+        "clickmode": "event+select",
+        "dragmode": False,
+    }
+    # Points, unlike a heatmap's cells, can leave a category out of the axis order: name the order, as the maps do.
+    for axis, names in (("xaxis", axes["x"]), ("yaxis", axes["y"])):
+        layout[axis] = {
+            **cast("dict[str, object]", layout[axis]),
+            "categoryorder": "array",
+            "categoryarray": names,
+            "showgrid": False,
+        }
+    return lean_figure([points, *legend], layout)
