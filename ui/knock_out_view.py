@@ -20,6 +20,7 @@ from attention_core.models.knock_out import Ablation
 from attention_core.models.knock_out_effects import attention_shift, compare_guesses
 from attention_core.story.text import Token
 from ui.bidi import isolate
+from ui.head_roles_view import HOW_ROLES_ARE_SCORED
 from ui.show import chart, plain
 from ui.style import for_projector
 from ui.tokens import TokenDisplay, drawn_attention
@@ -87,7 +88,12 @@ def knock_out_controls(
         selection_mode="points",
         config={"displayModeBar": False},
     )
-    st.caption("Click a head to switch it off (✕), click it again to switch it back on. Colours: the heads' roles.")
+    st.caption(
+        "Click a head to switch it off (✕), click it again to switch it back on. Colours: each head's role on this "
+        "sentence (hover a head for it)."
+    )
+    with st.expander("How the roles are scored"):
+        st.markdown(HOW_ROLES_ARE_SCORED)
     picked, how = st.columns([3, 2])
     chosen = picked.multiselect(
         f"Heads to knock out ({model.n_layers} layers × {model.n_heads} heads)",
