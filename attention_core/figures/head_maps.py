@@ -93,7 +93,9 @@ def role_map(roles: HeadRoles, *, knocked: Sequence[tuple[int, int]] = (), rtl: 
         }
         | ({"x": -0.01, "xanchor": "right"} if rtl else {}),
     }
-    return lean_figure([trace], _layout(axes, n_layers, "roles", rtl))
+    layout = _layout(axes, n_layers, "roles", rtl)
+    layout["height"] = max(260, _height(n_layers))  # the legend's six roles need the room on a 1- or 2-layer model
+    return lean_figure([trace], layout)
 
 
 def head_values(
