@@ -64,7 +64,7 @@ def role_map(roles: HeadRoles, *, knocked: Sequence[tuple[int, int]] = (), rtl: 
     hover = [
         [
             f"L{layer + 1} H{head + 1}: {roles.roles[layer][head]}<br>"
-            + ", ".join(f"{name} {float(v):.2f}" for name, v in zip(names, roles.scores[layer, head], strict=True))
+            + ", ".join(f"{name} {float(v):.2f}" for name, v in zip(names, roles.table[layer][head], strict=True))
             for head in range(n_heads)
         ]
         for layer in range(n_layers)

@@ -15,6 +15,7 @@ by content, e.g. a pronoun looking for its noun, or one that reads several place
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import torch
@@ -31,12 +32,12 @@ class HeadRoles:
 
     scores: torch.Tensor  # (n_layers, n_heads, 5): previous word, next word, self, sink, broad; each in [0, 1]
     roles: tuple[tuple[str, ...], ...]  # (n_layers) × (n_heads) role names, from ROLES
+    table: tuple[tuple[tuple[float, ...], ...], ...]  # the scores as plain numbers, read per cell by the figures
 
     def score_of(self, layer: int, head: int) -> float:
         """The score that named the head's role (for "mixed": the largest of the four positional ones)."""
-        role = self.roles[layer][head]
-        index = ROLES.index(role) if role != "mixed" else int(self.scores[layer, head, :4].argmax())
-        return float(self.scores[layer, head, index])
+        role, values = self.roles[layer][head], self.table[layer][head]
+        return values[ROLES.index(role)] if role != "mixed" else max(values[:4])
 
     def counts(self) -> dict[str, int]:
         """How many heads have each role, in ROLES order."""
@@ -76,19 +77,18 @@ def role_scores(weights: torch.Tensor, special: list[bool] | tuple[bool, ...]) -
     )
 
 
-def role_of(scores: torch.Tensor) -> str:
+def role_of(scores: Sequence[float]) -> str:
     """The role named by one head's five scores (the rule in this module's docstring)."""
-    best = int(scores[:4].argmax())
-    if float(scores[best]) >= ROLE_THRESHOLD:
+    best = max(range(4), key=lambda i: scores[i])
+    if scores[best] >= ROLE_THRESHOLD:
         return POSITIONAL_ROLES[best]
-    return "broad" if float(scores[4]) >= BROAD_THRESHOLD else "mixed"
+    return "broad" if scores[4] >= BROAD_THRESHOLD else "mixed"
 
 
 def head_roles(weights: torch.Tensor, special: list[bool] | tuple[bool, ...]) -> HeadRoles:
     """Every head's scores and role, for weights (n_layers, n_heads, n, n) over tokens of which `special` are
     [CLS]/[SEP]."""
     scores = role_scores(weights, special)
-    roles = tuple(
-        tuple(role_of(scores[layer, head]) for head in range(scores.shape[1])) for layer in range(len(scores))
-    )
-    return HeadRoles(scores, roles)
+    table = tuple(tuple(tuple(head) for head in layer) for layer in scores.tolist())  # one copy out of torch
+    roles = tuple(tuple(role_of(head) for head in layer) for layer in table)
+    return HeadRoles(scores, roles, table)
