@@ -155,3 +155,24 @@ def test_a_before_after_difference_grid_drops_its_numbers_on_a_projector_where_t
     )
     assert all(trace.texttemplate for trace in grid.data)  # at the page's own size they fit
     assert not any(trace.texttemplate for trace in enlarged(grid, 1.3).data)
+
+
+def test_my_model_takes_knock_outs_and_rankings_as_the_shipped_one_does() -> None:
+    """A model of the user's own (the Train page's tiny preset: 2 layers of 2 heads, no position bias) against the
+    same oracle: its heads silenced one by one in copies of it."""
+    from attention_core.models.encoder import MaskedLanguageModel, preset
+    from attention_core.models.vocabulary import build_vocabulary
+
+    lines = ["the cat sat on the mat", "the dog sat on the rug", "a cat saw a dog"] * 5
+    vocabulary = build_vocabulary(lines, min_count=1)
+    torch.manual_seed(0)
+    network = MaskedLanguageModel.for_vocabulary(preset("tiny", n_layers=2), vocabulary)
+    mine = TrainedModel(network, vocabulary, name="mine", step=0)
+    tokens = tokenize("the cat [MASK] on the mat")
+    knocked = mine.analyze(tokens, knock_out=[(0, 1)])
+    assert torch.allclose(knocked.weights, with_head_silenced(mine, 0, 1).analyze(tokens).weights, atol=1e-5)
+    importance = head_importance(mine, tokens)
+    assert importance.measure == "guess" and importance.scores.shape == (2, 2)
+    first_word = mine.predict(tokens, k=1)[0][0]
+    silenced = dict(with_head_silenced(mine, 1, 0).predict(tokens, k=100))
+    assert float(importance.knocked[1, 0]) == pytest.approx(silenced[first_word], abs=1e-5)
