@@ -74,7 +74,7 @@ flag_unknown_words(analysis.labels[1:], analysis.known[1:])
 left, right = st.columns([1, 2])
 with left:
     st.subheader("Its guesses")
-    guesses = pd.DataFrame(model.predict(tokens, k), columns=["word", "probability"])
+    guesses = pd.DataFrame(model.guesses(analysis.final[blank + 1], k), columns=["word", "probability"])  # +1: [CLS]
     st.dataframe(
         guesses,
         hide_index=True,
@@ -113,8 +113,8 @@ def knock_out(model: MaskedWordModel, tokens: list[Token], analysis: Analysis, b
     st.subheader("Switch heads off")
     removed, ablation = knock_out_controls("fill_blank", model, analysis, rtl)
     if removed:
-        show_guess_change(model, tokens, removed, ablation, k)
         after = model.analyze(tokens, knock_out=removed, ablation=ablation)
+        show_guess_change(model, analysis, after, removed, k)
         labels = word_labels(analysis.labels, analysis.known)
         show_blank_attention_change(analysis, after, blank + 1, rtl, labels, "fill_blank_knock_out")
     else:

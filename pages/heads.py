@@ -155,10 +155,10 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
 def knock_out(model: AttentionModel, tokens: list[Token], analysis: Analysis, display: TokenDisplay, rtl: bool) -> None:
     removed, ablation = knock_out_controls("heads", model, analysis, rtl)
     if removed:
-        if isinstance(model, MaskedWordModel) and model.can_fill_mask and any(t.surface == MASK for t in tokens):
-            st.markdown("**The guesses for the [MASK], with every head and without the knocked-out ones**")
-            show_guess_change(model, tokens, removed, ablation, k=5)
         after = model.analyze(tokens, knock_out=removed, ablation=ablation)
+        if isinstance(model, MaskedWordModel) and any(t.norm == MASK for t in analysis.tokens):
+            st.markdown("**The guesses for the [MASK], with every head and without the knocked-out ones**")
+            show_guess_change(model, analysis, after, removed, k=5)
         show_attention_change(analysis, after, removed, display, rtl, "heads")
     else:
         st.info("Pick one or more heads above to switch them off and see what changes in the layers above them.")

@@ -27,6 +27,12 @@ def figures(at: AppTest) -> list[dict]:
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
 
 
+def figure_of(at: AppTest, key: str) -> dict:
+    """The figure of the chart drawn with `key` (ui.show.chart's key), as the browser receives it."""
+    (found,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
+    return json.loads(found.proto.spec)
+
+
 def values(figure: dict, trace: int = 0) -> np.ndarray:
     """A heatmap's z as numbers: Plotly sends a typed array {"dtype", "bdata", "shape"}, or plain lists."""
     z = figure["data"][trace]["z"]

@@ -18,6 +18,7 @@ from tests.conftest import (
     ARABIC_WORDS,
     ENGLISH,
     assert_clean,
+    figure_of,
     figures,
     hidden_word_pills,
     open_page,
@@ -322,10 +323,10 @@ def test_multi_head_page_grid_toggles_and_explained_cell() -> None:
     words = ["[CLS]", "قل", "هو", "الله", "احد"]
     axes = word_axes(at)
     assert axes and all(x == words for x, _ in axes)
-    picked_before = figures(at)[1]
+    picked_before = figure_of(at, "heads_picked")
     at = flip(at, "toggle", "heads_W1", False)
     assert_clean(at)
-    assert figures(at)[1] != picked_before  # identity W1 changes the picked head
+    assert figure_of(at, "heads_picked") != picked_before  # identity W1 changes the picked head
     assert any(r"\frac{x\,(xW_2 + b_2)^\top}" in latex.value for latex in at.latex)
     at = flip(flip(at, "selectbox", "heads_layer", 2), "selectbox", "heads_head", 3)
     at = flip(flip(at, "selectbox", "heads_i", 4), "selectbox", "heads_j", 3)
@@ -450,7 +451,7 @@ def test_a_long_english_text_is_cut_at_512_pieces_and_pools_the_grid_of_heads() 
     grid = next(f for f in figures(at) if "panels" in f["layout"]["meta"])
     assert len(grid["layout"]["meta"]["rows"]) == 86  # 172 words in pairs: 78 panels of 86² cells, not of 172²
     assert any("each cell pools 2 neighbouring words" in c.value for c in at.caption)
-    picked = next(f for f in figures(at)[1:] if "panels" not in f["layout"]["meta"])
+    picked = figure_of(at, "heads_picked")
     assert len(picked["layout"]["meta"]["rows"]) == 172  # the picked head keeps every word
 
 

@@ -176,3 +176,16 @@ def test_my_model_takes_knock_outs_and_rankings_as_the_shipped_one_does() -> Non
     first_word = mine.predict(tokens, k=1)[0][0]
     silenced = dict(with_head_silenced(mine, 1, 0).predict(tokens, k=100))
     assert float(importance.knocked[1, 0]) == pytest.approx(silenced[first_word], abs=1e-5)
+
+
+def test_an_analysis_carries_the_final_vectors_the_guesses_come_from() -> None:
+    """The pages guess from the analysis they already have (one pass through the model, not three)."""
+    model = load_model()
+    analysis = model.analyze(AGREEMENT)
+    assert torch.allclose(analysis.final, final_by_forward(model, AGREEMENT), atol=1e-5)
+    blank = model.blank_position(list(analysis.tokens))
+    from_analysis, predicted = model.guesses(analysis.final[blank], k=5), model.predict(AGREEMENT, k=5)
+    assert [w for w, _ in from_analysis] == [w for w, _ in predicted]
+    assert [p for _, p in from_analysis] == pytest.approx([p for _, p in predicted], abs=1e-6)
+    english = minilm()
+    assert torch.allclose(english.analyze(ENGLISH).final, final_by_forward(english, ENGLISH), atol=1e-5)

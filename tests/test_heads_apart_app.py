@@ -3,8 +3,6 @@ the roles map and the river, each figure compared with attention_core computed d
 
 from __future__ import annotations
 
-import json
-
 import pytest
 import torch
 from streamlit.testing.v1 import AppTest
@@ -15,16 +13,10 @@ from attention_core.models.knock_out_effects import attention_shift
 from attention_core.models.trained import load_model
 from attention_core.story.rollout import attention_rollout
 from attention_core.story.text import tokenize
-from tests.conftest import APP, assert_clean, values
+from tests.conftest import APP, assert_clean, figure_of, values
 
 AGREEMENT = "إنه سميع [MASK]"
 SENTENCE = "ذهب الطالب إلى المدرسة في الصباح"
-
-
-def chart(at: AppTest, key: str) -> dict:
-    """The figure of the chart drawn with `key`, as the browser receives it."""
-    (found,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
-    return json.loads(found.proto.spec)
 
 
 def open_link(page: str, **query: str | list[str]) -> AppTest:
@@ -49,9 +41,9 @@ def test_a_shared_link_knocks_heads_out_on_fill_the_blank_and_shows_what_changed
     whole, knocked = model.analyze(tokens), model.analyze(tokens, knock_out=[(0, 0)])
     blank = 3  # [CLS] إنه سميع [MASK]
     was, now = whole.weights[:, :, blank].reshape(12, -1), knocked.weights[:, :, blank].reshape(12, -1)
-    assert torch.allclose(torch.tensor(values(chart(at, "fill_blank_knock_out_weights_every"))), was, atol=1e-5)
-    assert torch.allclose(torch.tensor(values(chart(at, "fill_blank_knock_out_weights_heads"))), now, atol=1e-5)
-    difference = torch.tensor(values(chart(at, "fill_blank_knock_out_signed_after")))
+    assert torch.allclose(torch.tensor(values(figure_of(at, "fill_blank_knock_out_weights_every"))), was, atol=1e-5)
+    assert torch.allclose(torch.tensor(values(figure_of(at, "fill_blank_knock_out_weights_heads"))), now, atol=1e-5)
+    difference = torch.tensor(values(figure_of(at, "fill_blank_knock_out_signed_after")))
     assert torch.allclose(difference, now - was, atol=1e-5)
     assert torch.allclose(difference[:4], torch.zeros(4, 4), atol=1e-6)  # layer 1 attends as before
 
@@ -61,10 +53,10 @@ def test_rank_every_head_maps_head_importance_and_keeps_it_until_the_sentence_ch
     at.button(key="fill_blank_rank").click().run()
     assert_clean(at)
     expected = head_importance(load_model(), tokenize(AGREEMENT)).scores
-    assert torch.allclose(torch.tensor(values(chart(at, "fill_blank_importance"))), expected, atol=1e-5)
+    assert torch.allclose(torch.tensor(values(figure_of(at, "fill_blank_importance"))), expected, atol=1e-5)
     assert any("Most important: L1 H1" in c.value for c in at.caption)
     at.slider(key="fill_blank_k").set_value(3).run()  # another control: the ranking stays
-    assert chart(at, "fill_blank_importance")
+    assert figure_of(at, "fill_blank_importance")
     at.text_input(key="fill_blank_sentence").input("ذلك الكتاب لا [MASK] فيه").run()  # a new sentence: it goes
     assert not [c for c in at.get("plotly_chart") if c.proto.id.endswith("-fill_blank_importance")]
 
@@ -72,10 +64,10 @@ def test_rank_every_head_maps_head_importance_and_keeps_it_until_the_sentence_ch
 def test_the_river_is_each_layers_mean_or_the_rollout_of_the_blanks_row() -> None:
     at = open_link("fill_blank", fill_blank_sentence=AGREEMENT)
     weights = load_model().analyze(tokenize(AGREEMENT)).weights
-    river = torch.tensor(values(chart(at, "fill_blank_river")))
+    river = torch.tensor(values(figure_of(at, "fill_blank_river")))
     assert torch.allclose(river, weights.mean(1)[:, 3], atol=1e-5)
     at.radio(key="fill_blank_flow").set_value("all layers combined (rollout)").run()
-    river = torch.tensor(values(chart(at, "fill_blank_river")))
+    river = torch.tensor(values(figure_of(at, "fill_blank_river")))
     assert torch.allclose(river, attention_rollout(weights)[:, 3], atol=1e-5)
     assert any("not the whole explanation" in c.value for c in at.caption)
 
@@ -93,9 +85,9 @@ def test_multi_head_knock_out_view_maps_how_far_each_head_moved() -> None:
     assert_clean(at)
     model, tokens = load_model(), tokenize(SENTENCE)
     shift = attention_shift(model.analyze(tokens).weights, model.analyze(tokens, knock_out=[(1, 0)]).weights)
-    drawn = torch.tensor(values(chart(at, "heads_shift")))
+    drawn = torch.tensor(values(figure_of(at, "heads_shift")))
     assert torch.allclose(drawn, shift, atol=1e-5) and float(drawn[:2].abs().max()) == 0.0
-    assert "✕ 0.00" in chart(at, "heads_shift")["data"][0]["text"][1][0]  # the knocked-out head is marked
+    assert "✕ 0.00" in figure_of(at, "heads_shift")["data"][0]["text"][1][0]  # the knocked-out head is marked
     most = int(shift[2].argmax())
     assert at.selectbox(key="heads_knock_out_view").value == f"L3 H{most + 1}"  # starts on the head that moved most
 
@@ -104,7 +96,7 @@ def test_roles_map_shows_each_heads_role_and_a_legend() -> None:
     at = open_link("heads", heads_sentence=SENTENCE)
     analysis = load_model().analyze(tokenize(SENTENCE))
     roles = head_roles(analysis.weights, analysis.special)
-    figure = chart(at, "heads_roles")
+    figure = figure_of(at, "heads_roles")
     expected = [[ROLES.index(role) for role in layer] for layer in roles.roles]
     assert values(figure).tolist() == expected
     assert figure["data"][0]["colorbar"]["ticktext"] == list(ROLES)

@@ -17,7 +17,7 @@ from attention_core.models.head_importance import HeadImportance, head_importanc
 from attention_core.models.head_roles import head_roles
 from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
 from attention_core.models.knock_out import Ablation
-from attention_core.models.knock_out_effects import attention_shift, compare_guesses
+from attention_core.models.knock_out_effects import attention_shift, guess_changes
 from attention_core.story.text import Token
 from ui.bidi import isolate
 from ui.head_roles_view import HOW_ROLES_ARE_SCORED
@@ -118,10 +118,11 @@ def knock_out_controls(
 
 
 def show_guess_change(
-    model: MaskedWordModel, tokens: list[Token], knock_out: list[tuple[int, int]], ablation: Ablation, k: int
+    model: MaskedWordModel, whole: Analysis, knocked: Analysis, knock_out: list[tuple[int, int]], k: int
 ) -> None:
-    """The guesses with every head and with the knocked-out heads removed, side by side."""
-    changes = compare_guesses(model, tokens, knock_out, ablation, k)
+    """The guesses with every head and with the knocked-out heads removed, side by side (from the page's two
+    analyses: no other pass through the model)."""
+    changes = guess_changes(model, whole, knocked, k)
     table = pd.DataFrame(
         {
             "word": [c.word for c in changes],

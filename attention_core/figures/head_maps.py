@@ -39,7 +39,13 @@ def _head_axes(n_layers: int, n_heads: int, rtl: bool) -> dict[str, object]:
     return {
         "xaxis": {"type": "category", "tickvals": heads, "ticktext": heads, "side": "top", "tickfont": {"size": 13}}
         | ({"autorange": "reversed"} if rtl else {}),
-        "yaxis": {"type": "category", "autorange": "reversed", "tickfont": {"size": 13}}
+        "yaxis": {
+            "type": "category",
+            "tickvals": layers,
+            "ticktext": layers,
+            "autorange": "reversed",
+            "tickfont": {"size": 13},
+        }
         | ({"side": "right"} if rtl else {}),
         "x": heads,
         "y": layers,

@@ -30,6 +30,7 @@ class Analysis:
     weights: torch.Tensor  # (n_layers, n_heads, n, n) softmax attention weights of every head
     pieces: WordPieces  # which tokens make which typed word
     inputs: tuple[torch.Tensor, ...]  # per layer (n, d): what its attention reads (heads.head_view starts there)
+    final: torch.Tensor  # (n, d) the model's final word vectors (a masked-word model guesses a blank from its row)
 
     @property
     def labels(self) -> list[str]:
@@ -176,6 +177,12 @@ class MaskedWordModel(AttentionModel):
         if not blanks:
             raise ValueError("the text has no [MASK] to fill")
         return blanks[0]
+
+    def guesses(self, final: torch.Tensor, k: int = 5) -> list[tuple[str, float]]:
+        """The k likeliest words from a blank's final vector (d,), with their probabilities, best first."""
+        probabilities = self.word_probabilities(final)
+        top = torch.topk(probabilities, min(k, self.guessable_words))
+        return [(self.word_shown(int(i)), float(p)) for p, i in zip(top.values, top.indices, strict=True)]
 
     def fill_mask(
         self, text: str, k: int = 5, knock_out: HeadSet = (), ablation: Ablation = "zero"

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import torch
 
-from attention_core.models.interface import MaskedWordModel
-from attention_core.models.knock_out import Ablation, HeadSet, head_masks
+from attention_core.models.interface import Analysis, MaskedWordModel
+from attention_core.models.knock_out import Ablation, HeadSet
 from attention_core.story.text import Token
 
 
@@ -28,14 +28,14 @@ def compare_guesses(
 ) -> list[GuessChange]:
     """The k likeliest words for the first [MASK] with every head, and the k likeliest with the heads knocked out,
     each with both probabilities; the whole model's guesses first (best first), then the new ones."""
-    masks = head_masks(knock_out, model.n_layers, model.n_heads)  # a head outside the model: ValueError first
-    blank = model.blank_position(model.encode(tokens)[0])
-    x = y = model.first_input(tokens)
-    for layer in range(model.n_layers):
-        x = model.run_layer(layer, x)
-        y = model.run_layer(layer, y, masks[layer], ablation)
-    before = model.word_probabilities(model.final_states(x)[0, blank])
-    after = model.word_probabilities(model.final_states(y)[0, blank])
+    whole, knocked = model.analyze(tokens), model.analyze(tokens, knock_out=knock_out, ablation=ablation)
+    return guess_changes(model, whole, knocked, k)
+
+
+def guess_changes(model: MaskedWordModel, whole: Analysis, knocked: Analysis, k: int = 5) -> list[GuessChange]:
+    """compare_guesses from the two analyses a page already has (the model with every head, and knocked out)."""
+    blank = model.blank_position(list(whole.tokens))
+    before, after = model.word_probabilities(whole.final[blank]), model.word_probabilities(knocked.final[blank])
     order = list(dict.fromkeys([*torch.topk(before, k).indices.tolist(), *torch.topk(after, k).indices.tolist()]))
     return [GuessChange(model.word_shown(i), float(before[i]), float(after[i])) for i in order]
 

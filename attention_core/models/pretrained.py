@@ -144,7 +144,8 @@ class PretrainedModel(AttentionModel):
         weights = torch.stack([w[0] for w in out.weights])
         inputs = tuple(h[0] for h in out.hidden_states[:-1])  # post-norm: a layer reads the previous one's output
         pieces = self.word_pieces(tokens, reading)
-        return Analysis(tuple(model_tokens), known, out.hidden_states[0][0], weights, pieces, inputs)
+        first, final = out.hidden_states[0][0], out.hidden_states[-1][0]
+        return Analysis(tuple(model_tokens), known, first, weights, pieces, inputs, final)
 
     @torch.no_grad()
     def first_input(self, tokens: list[Token]) -> torch.Tensor:

@@ -111,10 +111,7 @@ class TrainedModel(MaskedWordModel):
         masks = head_masks(knock_out, self.n_layers, self.n_heads)
         all_tokens, pieces, _ = self.encode(tokens)
         blank = self.blank_position(all_tokens)
-        hidden = self.model(pieces, predict=False, knock_out=masks, ablation=ablation).hidden[0, blank]
-        probabilities = self.word_probabilities(hidden)
-        top = torch.topk(probabilities, min(k, len(self.vocabulary) - self.vocabulary.n_special))
-        return [(self.vocabulary.shown(int(i)), float(p)) for p, i in zip(top.values, top.indices, strict=True)]
+        return self.guesses(self.model(pieces, predict=False, knock_out=masks, ablation=ablation).hidden[0, blank], k)
 
     @torch.no_grad()
     def first_input(self, tokens: list[Token]) -> torch.Tensor:
@@ -146,7 +143,8 @@ class TrainedModel(MaskedWordModel):
             weights.append(layer_weights[0])
         labels = [t.surface for t in tokens]
         pieces_of = WordPieces.one_per_token(labels, [i == 0 for i in range(len(tokens))], list(known))
-        return Analysis(tuple(tokens), known, V[0], torch.stack(weights), pieces_of, tuple(inputs))
+        final = self.model.norm(x)[0]  # as forward's hidden: pre-norm, the last layer's output normalised once more
+        return Analysis(tuple(tokens), known, V[0], torch.stack(weights), pieces_of, tuple(inputs), final)
 
     def position_bias(self, layer: int, n: int) -> torch.Tensor | None:
         """(n_heads, n, n) the layer's learned relative-position bias, or None without one."""
