@@ -178,6 +178,7 @@ class MaskedWordModel(AttentionModel):
             raise ValueError("the text has no [MASK] to fill")
         return blanks[0]
 
+    @torch.no_grad()
     def guesses(self, final: torch.Tensor, k: int = 5) -> list[tuple[str, float]]:
         """The k likeliest words from a blank's final vector (d,), with their probabilities, best first."""
         probabilities = self.word_probabilities(final)

@@ -93,6 +93,7 @@ class TrainedModel(MaskedWordModel):
     def guessable_words(self) -> int:
         return len(self.vocabulary) - self.vocabulary.n_special
 
+    @torch.no_grad()
     def word_probabilities(self, final: torch.Tensor) -> torch.Tensor:
         """(…, d) final vectors at a blank → (…, vocabulary) probabilities; never [PAD], [UNK], [MASK], [CLS]."""
         logits = self.model.predict_words(final, self._output_vectors)
