@@ -61,8 +61,7 @@ view = st.segmented_control(
     "Look closer", [ONE_HEAD, KNOCK_OUT, FLOW], default=ONE_HEAD, key="heads_view", bind="query-params", required=True
 )
 if view != KNOCK_OUT:  # knocking heads out has its own map of the roles, to click
-    st.subheader("What each head does here")
-    show_head_roles(analysis, [], rtl, "heads_roles")
+    show_head_roles(analysis, rtl, "heads_roles")
 
 
 BIAS_NOTE = "B is the head's learned bias for each distance between words."

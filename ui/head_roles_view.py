@@ -24,10 +24,14 @@ there); otherwise **broad** when the spread reaches {BROAD_THRESHOLD}; otherwise
 content, or several places at once. The roles are of this sentence: another sentence can change them."""
 
 
-def show_head_roles(analysis: Analysis, knocked: list[tuple[int, int]], rtl: bool, key: str) -> None:
+def show_head_roles(analysis: Analysis, rtl: bool, key: str) -> None:
+    """The heading, the map of the heads' roles and one line of counts; how the roles are scored is the heading's
+    help (a tooltip: Multi-head's full rerun is near its budget, and an expander costs two more elements)."""
+    st.subheader("What each head does here", help=HOW_ROLES_ARE_SCORED)
     roles = head_roles(analysis.weights, analysis.special)
-    chart(role_map(roles, knocked=knocked, rtl=rtl), key)
+    chart(role_map(roles, rtl=rtl), key, table=False)
     counts = ", ".join(f"{role} {n}" for role, n in roles.counts().items() if n)
-    st.caption(f"Heads per role on this sentence: {counts}. Hover a head for its five scores.")
-    with st.expander("How the roles are scored"):
-        st.markdown(HOW_ROLES_ARE_SCORED)
+    st.caption(
+        f"Heads per role on this sentence: {counts}. Hover a head for its five scores, the (?) above for how they "
+        "are computed."
+    )

@@ -90,10 +90,9 @@ def knock_out_controls(
     )
     st.caption(
         "Click a head to switch it off (✕), click it again to switch it back on. Colours: each head's role on this "
-        "sentence (hover a head for it)."
+        "sentence (hover a head for it; the (?) says how roles are scored).",
+        help=HOW_ROLES_ARE_SCORED,
     )
-    with st.expander("How the roles are scored"):
-        st.markdown(HOW_ROLES_ARE_SCORED)
     picked, how = st.columns([3, 2])
     chosen = picked.multiselect(
         f"Heads to knock out ({model.n_layers} layers × {model.n_heads} heads)",

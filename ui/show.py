@@ -24,9 +24,10 @@ def plain(text: object) -> str:
     return _MARKDOWN_SPECIALS.sub(r"\\\1", str(text))
 
 
-def chart(figure: go.Figure, key: str, where: DeltaGenerator | None = None) -> None:
-    """A heatmap with export: PNG from Plotly's camera button, CSV of its matrix (pandas) from a button below.
-    Files are named after the figure's title or its key, e.g. attention-similarity_A.png."""
+def chart(figure: go.Figure, key: str, where: DeltaGenerator | None = None, *, table: bool = True) -> None:
+    """A heatmap with export: PNG from Plotly's camera button, CSV of its matrix (pandas) from a button below
+    (table=False: no CSV, for a map of labels such as the heads' roles). Files are named after the figure's title
+    or its key, e.g. attention-similarity_A.png."""
     where = where or st.container()
     figure = for_projector(mark_lesson_cell(figure, key))  # an open lesson's cell is outlined
     title = figure.layout.title.text or key
@@ -34,6 +35,8 @@ def chart(figure: go.Figure, key: str, where: DeltaGenerator | None = None) -> N
     where.plotly_chart(
         figure, key=key, config={"displaylogo": False, "toImageButtonOptions": {"filename": name, "scale": 2}}
     )
+    if not table:
+        return
     # The CSV is made only when the button is clicked (a callable): at 512 words it is costly (docs/speed.md).
     where.download_button(
         "CSV",
