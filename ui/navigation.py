@@ -14,7 +14,7 @@ import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
 from ui.models import MODEL_CREDIT
-from ui.server import limit_malloc_arenas
+from ui.server import limit_malloc_arenas, one_torch_thread
 from ui.style import apply_style, presentation_toggle
 
 limit_malloc_arenas()  # process-wide memory setting, once per process (this module is imported once)
@@ -56,6 +56,7 @@ def renamed_legacy_parameters(params: dict[str, str]) -> dict[str, str]:
 
 def frame_app() -> StreamlitPage:
     """Page config, navigation and sidebar note; returns the page the URL asks for."""
+    one_torch_thread()
     st.session_state[_FRAMED] = True
     for old, new in renamed_legacy_parameters(st.query_params.to_dict()).items():
         st.query_params[new] = st.query_params[old]  # before any widget reads the URL
