@@ -320,3 +320,16 @@ def test_minilm_can_do_without_its_it_to_animal_head() -> None:
     ranked = head_importance(model, tokens).ranked()
     assert [(layer, head) for layer, head, _ in ranked].index((3, 1)) + 1 == 34
     assert all(layer == 5 for layer, _, _ in ranked[:3])
+
+
+def test_through_all_the_layers_the_blank_keeps_its_own_input() -> None:
+    """The rollout lesson's numbers: the blank reads itself 0.10, 0.02, 0.03 layer by layer, yet keeps 41 % of its
+    own input after three layers (rollout), and سميع gives 24 %."""
+    from attention_core.story.rollout import attention_rollout
+
+    analysis = load_model().analyze(tokenize("إنه سميع [MASK]"))
+    blank, word = analysis.labels.index("[MASK]"), analysis.labels.index("سميع")
+    own = [round(float(analysis.weights[layer].mean(0)[blank, blank]), 2) for layer in range(3)]
+    assert own == [0.10, 0.02, 0.03]
+    rolled = attention_rollout(analysis.weights)[2, blank]
+    assert (round(float(rolled[blank]), 2), round(float(rolled[word]), 2)) == (0.41, 0.24)

@@ -309,6 +309,22 @@ LESSONS: list[Lesson] = [
         panel="heads knocked out",
     ),
     Lesson(
+        "Through all the layers: what the blank keeps of itself",
+        "through the layers",
+        "fill_blank",
+        "إنه سميع [MASK]",
+        "The river below the guesses, switched to *all layers combined* (attention rollout), as this link does. In "
+        "each layer alone the blank hardly reads itself (0.10, 0.02, 0.03: switch to *this layer*), yet after three "
+        "layers 41 % of what it holds is still its own input, and سميع gives 24 %: rollout counts the residual path "
+        "that every layer adds back. Attention is not the whole explanation: the feed-forward layers move "
+        "information too, and neither view sees them.",
+        {"fill_blank_flow": "all layers combined (rollout)"},
+        expected_guess="عليم",
+        look_at="The river under *Where the blank's information came from*: row layer 3, column سميع.",
+        cell=Cell("layer 3", "سميع"),
+        figures=("fill_blank_river",),
+    ),
+    Lesson(
         "Without positions, order does not matter",
         "word order",
         "word_order",
