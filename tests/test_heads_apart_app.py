@@ -114,3 +114,18 @@ def test_heads_of_another_model_are_dropped_when_the_model_changes_and_a_bad_lin
     bad = open_link("heads", heads_sentence=SENTENCE, heads_view="Knock heads out", heads_knock_out=["L9 H9", "x"])
     assert_clean(bad)
     assert bad.multiselect(key="heads_knock_out").value == []
+
+
+def test_the_ranking_says_where_the_knocked_out_heads_stand() -> None:
+    """The pronoun lesson asks the class to press Rank every head and find L4 H2 34th of 72."""
+    at = open_link(
+        "heads",
+        heads_sentence="The animal didn't cross the street because it was too tired",
+        heads_view="Knock heads out",
+        heads_knock_out=["L4 H2"],
+    )
+    if at.multiselect(key="heads_knock_out").value != ["L4 H2"]:
+        pytest.skip("MiniLM is not installed: the English sentence runs on the Arabic model")
+    at.button(key="heads_rank").click().run()
+    assert_clean(at)
+    assert any("Knocked out above: L4 H2 ranks 34th of 72" in c.value for c in at.caption)

@@ -225,7 +225,11 @@ def show_head_importance(
         return
     importance: HeadImportance = kept[1]
     chart(importance_map(importance, knocked=knocked, rtl=rtl), f"{page}_importance")
-    top = ", ".join(f"{head_name(layer, head)} ({score:+.2f})" for layer, head, score in importance.ranked()[:3])
+    ranked = importance.ranked()
+    top = ", ".join(f"{head_name(layer, head)} ({score:+.2f})" for layer, head, score in ranked[:3])
+    order = [(layer, head) for layer, head, _ in ranked]
+    places = [f"{head_name(*h)} ranks {_ordinal(order.index(h) + 1)} of {len(order)}" for h in knocked]
+    top += f". Knocked out above: {'; '.join(places)}" if places else ""
     if importance.measure == "guess":
         st.caption(
             f"Each cell: how much the probability of {isolate(plain(importance.guess))} "
@@ -237,6 +241,11 @@ def show_head_importance(
             "Each cell: 1 − the cosine between the mean of the sentence's final vectors with every head and with "
             f"that head alone knocked out (0: nothing changed). Most important: {top}."
         )
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def show_blank_attention_change(
