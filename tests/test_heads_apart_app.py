@@ -129,3 +129,17 @@ def test_the_ranking_says_where_the_knocked_out_heads_stand() -> None:
     at.button(key="heads_rank").click().run()
     assert_clean(at)
     assert any("Knocked out above: L4 H2 ranks 34th of 72" in c.value for c in at.caption)
+
+
+def test_multi_head_shows_the_guesses_before_and_after_for_a_masked_word_model() -> None:
+    at = open_link(
+        "heads",
+        heads_sentence="إنه هو السميع [MASK]",
+        heads_model="Arabic: Qurʾān + hadith model (shipped)",
+        heads_view="Knock heads out",
+        heads_knock_out=["L1 H1"],
+    )
+    assert_clean(at)
+    table = at.dataframe[0].value.set_index("word")
+    assert table.loc["العليم", "every head"] == pytest.approx(0.938, abs=1e-3)
+    assert table.loc["العليم", "heads knocked out"] == pytest.approx(0.263, abs=1e-3)
