@@ -3,7 +3,8 @@
 import streamlit as st
 
 from attention_core.figures.heatmaps import dimension_labels, heatmap, product_shape, weights_kind, word_labels
-from attention_core.story.attention import attend, similarity, unit_vectors
+from attention_core.story.attention import attend, causal_mask, similarity, unit_vectors
+from ui.causal import CAUSAL_HELP, CAUSAL_NOTE
 from ui.controls import embed, embedding_controls, sentence_input
 from ui.navigation import ensure_app_frame
 from ui.show import flag_unknown_words, show_step
@@ -30,6 +31,9 @@ metric = left.radio(
 )
 scale = middle.toggle("Scale by 1/√d", value=False, key="similarity_scale", bind="query-params")
 softmax = right.toggle("Softmax each row", value=False, key="similarity_softmax", bind="query-params")
+causal = left.toggle(
+    "Only the words before", value=False, key="similarity_causal", bind="query-params", help=CAUSAL_HELP
+)
 if sentence is None:
     st.stop()
 
@@ -71,7 +75,7 @@ show_step(
     key="similarity_S",
 )
 
-attention = attend(V, scale=scale, softmax=softmax)
+attention = attend(V, scale=scale, softmax=softmax, mask=causal_mask(n) if causal else None)
 scaled = r"\frac{S}{\sqrt{d}}" if scale else "S"
 kind = weights_kind(softmax=softmax, cosine=cosine, scaled=scale)
 show_step(
@@ -83,7 +87,8 @@ show_step(
         if softmax
         else "Without softmax the weights are the similarities themselves, and can be any size. "
     )
-    + ("Dividing by √d keeps dot products of wide vectors from swamping the softmax." if scale else ""),
+    + ("Dividing by √d keeps dot products of wide vectors from swamping the softmax. " if scale else "")
+    + (CAUSAL_NOTE if causal else ""),
     figure=heatmap(attention.weights, labels, labels, kind=kind, rtl=rtl),
     key="similarity_A",
 )

@@ -19,6 +19,7 @@ from attention_core.story.trainable import (
     scores_text,
     trainable_heads,
 )
+from ui.causal import CAUSAL_HELP, CAUSAL_NOTE
 from ui.controls import embed, embedding_controls, sentence_input
 from ui.navigation import ensure_app_frame
 from ui.show import chart, flag_unknown_words, show_step
@@ -80,6 +81,9 @@ seed = seed_col.number_input(
     help="The random W1, W2, W3 are drawn from it; it is in the link you share.",
 )
 seed_col.button("New W's", key="trainable_redraw", on_click=_draw_new_weights, help="Re-draw the weights")
+causal = st.columns(3)[0].toggle(
+    "Only the words before", value=False, key="trainable_causal", bind="query-params", help=CAUSAL_HELP
+)
 if sentence is None:
     st.stop()
 
@@ -95,7 +99,9 @@ n_heads = heads_col.select_slider(
     bind="query-params",
     help="Heads must divide the width d: each head gets d / heads dimensions.",
 )
-settings = TrainableSettings(use_W1, use_W2, use_W3, normalise, scale, softmax, temperature, n_heads, int(seed))
+settings = TrainableSettings(
+    use_W1, use_W2, use_W3, normalise, scale, softmax, temperature, n_heads, int(seed), causal=causal
+)
 heads = trainable_heads(embedded.V, settings)
 d_h = d // n_heads
 kind = weights_kind(softmax=softmax, cosine=False, scaled=scale, temperature=temperature)
@@ -129,7 +135,8 @@ show_step(
     heading="1 · Scores: what each word looks for against what each word offers",
     formula=rf"\text{{scores}} = \frac{{({w(1, use_W1)})({w(2, use_W2)})^\top}}{{{root or '1'}{temperature_text}}}",
     shape=product_shape(record.V1, record.V2.T),
-    explanation=scores_text(settings, d, record),
+    explanation=scores_text(settings, d, record)
+    + (" Cells above the diagonal are blank: masked, their scores are −∞." if causal else ""),
     figure=heatmap(record.scores, labels, labels, kind="signed", rtl=rtl),
     key="trainable_scores",
 )
@@ -137,9 +144,12 @@ show_step(
     heading="2 · Weights",
     formula=r"A = \mathrm{softmax}(\text{scores})" if softmax else r"A = \text{scores}",
     shape=f"({n} × {n})",
-    explanation="Softmax turns each row into shares that sum to 1."
-    if softmax
-    else "Softmax is off: the scores are used as they are.",
+    explanation=(
+        "Softmax turns each row into shares that sum to 1. "
+        if softmax
+        else "Softmax is off: the scores are used as they are. "
+    )
+    + (CAUSAL_NOTE if causal else ""),
     figure=heatmap(record.weights, labels, labels, kind=kind, rtl=rtl),
     key="trainable_weights",
 )

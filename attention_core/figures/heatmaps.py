@@ -72,7 +72,8 @@ def _colour_range(matrix: torch.Tensor, kind: MatrixKind) -> dict[str, object]:
         return {"colorscale": BLUES, "zmin": 0.0, "zmax": 1.0}
     if kind in ("cosine", "sinusoid"):
         return {"colorscale": RED_BLUE, "zmin": -1.0, "zmax": 1.0}
-    bound = float(matrix.abs().max()) if matrix.numel() else 1.0
+    finite = matrix[torch.isfinite(matrix)]  # a masked score (−∞) is drawn blank and does not set the scale
+    bound = float(finite.abs().max()) if finite.numel() else 1.0
     bound = bound if bound > 0 else 1.0
     return {"colorscale": RED_BLUE, "zmin": -bound, "zmax": bound}
 
@@ -98,6 +99,7 @@ def heatmap(
     width, so presentation mode can tell whether larger numbers still fit).
     """
     values = matrix.detach().to(torch.float32).cpu()
+    values = torch.where(torch.isfinite(values), values, float("nan"))  # −∞ (a masked score): a blank cell
     n_rows, n_cols = values.shape
     if (n_rows, n_cols) != (len(rows), len(cols)):
         raise ValueError(f"matrix {tuple(values.shape)} does not match {len(rows)} row and {len(cols)} column labels")

@@ -122,8 +122,10 @@ def attend_heads(
     scale: bool = True,
     softmax: bool = True,
     temperature: float = 1.0,
+    mask: torch.Tensor | None = None,
 ) -> list[Attention]:
     """Multi-head attention, one record per head: head h (from 0) uses columns h·d_h … (h+1)·d_h − 1 of each W.
+    mask (n, n), True where a word may not look (causal_mask), is the same for every head.
 
     With a W of None, head h compares the same slice of the word vectors themselves.
     Each head is scaled by its own width: 1/√d_h. All heads go through `attention` at once (heads first).
@@ -136,7 +138,7 @@ def attend_heads(
         projected = V if W is None else V @ W
         return projected.reshape(V.shape[0], n_heads, -1).transpose(0, 1)
 
-    every = attention(split(W1), split(W2), split(W3), scale=scale, softmax=softmax, temperature=temperature)
+    every = attention(split(W1), split(W2), split(W3), scale=scale, softmax=softmax, temperature=temperature, mask=mask)
     fields = (every.V1, every.V2, every.V3, every.scores, every.weights, every.output)
     return [Attention(*(tensor[h] for tensor in fields)) for h in range(n_heads)]
 

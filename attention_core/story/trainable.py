@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import torch
 
-from attention_core.story.attention import Attention, attend_heads, normalise, random_projections
+from attention_core.story.attention import Attention, attend_heads, causal_mask, normalise, random_projections
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,7 @@ class TrainableSettings:
     temperature: float = 1.0  # the scores are divided by it: low = sharp, high = even
     n_heads: int = 1
     seed: int = 0  # of the random W1, W2, W3; in the URL, so a shared link draws the same ones
+    causal: bool = False  # a word looks only at itself and the words before it, as in a text generator
 
 
 def trainable_heads(V: torch.Tensor, settings: TrainableSettings) -> list[Attention]:
@@ -43,6 +44,7 @@ def trainable_heads(V: torch.Tensor, settings: TrainableSettings) -> list[Attent
         scale=settings.scale,
         softmax=settings.softmax,
         temperature=settings.temperature,
+        mask=causal_mask(V.shape[0]) if settings.causal else None,
     )
 
 
@@ -69,7 +71,8 @@ def scores_text(settings: TrainableSettings, d: int, record: Attention) -> str:
     """What the scores heatmap shows, true for these settings and these numbers."""
     V = "V̂" if settings.normalise else "V"
     d_h = d // settings.n_heads
-    low, high = float(record.scores.min()), float(record.scores.max())
+    seen = record.scores[torch.isfinite(record.scores)]  # a causal mask's −∞ are no score a word computed
+    low, high = float(seen.min()), float(seen.max())
     text = (
         f"Row *i* compares word *i*'s V1 (query) with every word's V2 (key); here the scores run from {low:.2f} "
         f"to {high:.2f}."
@@ -107,5 +110,6 @@ class Sharpness:
 
 def sharpness(heads: list[Attention]) -> Sharpness:
     scores = torch.stack([h.scores for h in heads])  # (heads, n, n)
+    scores = scores[torch.isfinite(scores)]  # without a causal mask's −∞
     top = torch.stack([h.weights for h in heads]).max(dim=-1).values  # (heads, n)
     return Sharpness(float(scores.std()), float(top.mean()), float(top.min()))
