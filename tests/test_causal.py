@@ -3,6 +3,8 @@ against torch's own causal attention, and the switch in the app and its URL (iss
 
 from __future__ import annotations
 
+import contextlib
+
 import torch
 import torch.nn.functional as F
 from streamlit.testing.v1 import AppTest
@@ -62,3 +64,39 @@ def test_trainable_scores_above_the_diagonal_are_blank_and_weights_zero() -> Non
     weights = torch.tensor(values(figure_of(at, "trainable_weights")))
     assert weights.triu(1).abs().max() == 0 and torch.allclose(weights.sum(-1), torch.ones(len(weights)))
     assert any("blank: masked" in m.value for m in at.markdown)
+
+
+def test_in_a_causal_model_the_future_changes_nothing_in_the_past() -> None:
+    """With the future hidden, every word's attention and final vector are the same whatever follows it: the same
+    sentence cut after word i, or with other words after it, gives the same rows 0…i; and every weight above the
+    diagonal is exactly 0. Without the mask the words after do change the rows before them."""
+    from attention_core.models.pretrained import ModelNotInstalledError, load_minilm
+    from attention_core.models.trained import load_model
+    from attention_core.story.text import tokenize
+
+    cases = [(load_model(), "ذلك الكتاب لا ريب فيه", "ذلك الكتاب لا شك عندنا")]
+    with contextlib.suppress(ModelNotInstalledError):  # the English wheel is optional; CI installs it
+        cases.append((load_minilm(), "the animal was too tired", "the animal was very wide"))
+    for model, text, other in cases:
+        tokens, changed = tokenize(text), tokenize(other)
+        causal = model.analyze(tokens, causal=True)
+        n = len(causal.tokens)
+        above = torch.ones(n, n, dtype=torch.bool).triu(1)
+        assert torch.equal(causal.weights[..., above], torch.zeros_like(causal.weights[..., above]))
+        past = 1 + 3  # [CLS] and the three words both sentences share
+        for variant in (tokens[:3], changed):
+            again = model.analyze(variant, causal=True)
+            assert torch.allclose(again.final[:past], causal.final[:past], atol=1e-5), model.name
+            assert torch.allclose(again.weights[:, :, :past, :past], causal.weights[:, :, :past, :past], atol=1e-6)
+        whole, whole_changed = model.analyze(tokens), model.analyze(changed)
+        assert not torch.allclose(whole.final[:past], whole_changed.final[:past], atol=1e-3)
+
+
+def test_fill_the_blank_shows_the_guesses_reading_only_the_words_before_from_a_link() -> None:
+    at = _open("fill_blank", fill_blank_sentence="ذلك الكتاب لا [MASK] فيه", fill_blank_causal="true")
+    assert_clean(at)
+    table = at.dataframe[1].value.set_index("word")
+    assert table.loc["ريب", "both sides"] > 0.9 and table.loc["ريب", "only the words before"] < 0.05
+    assert any("even when the blank is the last word" in c.value for c in at.caption)
+    at.toggle(key="fill_blank_causal").set_value(False).run()
+    assert len(at.dataframe) == 1  # switched off: the page's own guesses only

@@ -333,3 +333,16 @@ def test_through_all_the_layers_the_blank_keeps_its_own_input() -> None:
     assert own == [0.10, 0.02, 0.03]
     rolled = attention_rollout(analysis.weights)[2, blank]
     assert (round(float(rolled[blank]), 2), round(float(rolled[word]), 2)) == (0.41, 0.24)
+
+
+def test_the_blank_of_la_rayba_fihi_needs_the_word_after_it() -> None:
+    """The looking-ahead lesson: ريب 0.96 reading both sides, 0.01 reading only the words before (every layer
+    causal); the first guess then تعلمون (0.23)."""
+    from attention_core.models.knock_out_effects import guess_changes
+
+    model = load_model()
+    tokens = tokenize("ذلك الكتاب لا [MASK] فيه")
+    changes = guess_changes(model, model.analyze(tokens), model.analyze(tokens, causal=True), 5)
+    assert (changes[0].word, round(changes[0].before, 2), round(changes[0].after, 2)) == ("ريب", 0.96, 0.01)
+    first = max(changes, key=lambda c: c.after)
+    assert (first.word, round(first.after, 2)) == ("تعلمون", 0.23)

@@ -1,4 +1,16 @@
-"""Can words look ahead? The words of the causal-mask switch, shared by Similarity and Trainable attention."""
+"""Can words look ahead? The causal-mask switch's words, shared by Similarity and Trainable attention, and Fill the
+blank's guesses reading only the words before the blank."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from attention_core.models.interface import Analysis, MaskedWordModel
+from attention_core.models.knock_out_effects import guess_changes
+from attention_core.story.text import Token
+from ui.bidi import isolate
+from ui.show import plain
 
 CAUSAL_HELP = (
     "On: each word looks only at itself and the words before it. Scores above the diagonal become −∞ before the "
@@ -10,3 +22,42 @@ CAUSAL_NOTE = (
     "while it learns to guess the next word it must not see it; a masked-word model may read both sides of its blank, "
     "and so learns from the words after it too."
 )
+
+
+def show_words_before_only(page: str, model: MaskedWordModel, tokens: list[Token], analysis: Analysis, k: int) -> None:
+    """Fill the blank's switch: the guesses reading both sides of the blank, and reading only the words before it
+    (every layer causal, as a text generator reads), side by side."""
+    if not st.toggle(
+        "Hide the words after the blank (as a text generator reads)", key=f"{page}_causal", bind="query-params"
+    ):
+        return
+    looking_back = model.analyze(tokens, causal=True)
+    changes = guess_changes(model, analysis, looking_back, k)
+    probability = {"min_value": 0.0, "max_value": 1.0, "format": "%.3f"}
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "word": [c.word for c in changes],
+                "both sides": [c.before for c in changes],
+                "only the words before": [c.after for c in changes],
+                "change": [c.change for c in changes],
+            }
+        ),
+        hide_index=True,
+        column_config={
+            "both sides": st.column_config.ProgressColumn("both sides", **probability),  # type: ignore[arg-type]
+            "only the words before": st.column_config.ProgressColumn(
+                "only the words before",
+                **probability,  # type: ignore[arg-type]
+            ),
+            "change": st.column_config.NumberColumn("change", format="%+.3f"),
+        },
+    )
+    first = max(changes, key=lambda c: c.after)
+    st.caption(
+        f"Reading only the words before it (every layer causal), the blank's first guess is "
+        f"{isolate(plain(first.word))} ({first.after:.3f}). A text generator must read so: it learns to guess the "
+        "next word and must not see it. Here every word reads only the words before it, in every layer: the words "
+        "before the blank too, which this model never did in training (it learned reading both sides), so the guess "
+        "can change even when the blank is the last word."
+    )

@@ -325,6 +325,20 @@ LESSONS: list[Lesson] = [
         figures=("fill_blank_river",),
     ),
     Lesson(
+        "Can the blank look ahead? لا ريب فيه without فيه",
+        "looking ahead",
+        "fill_blank",
+        "ذلك الكتاب لا [MASK] فيه",
+        "Reading both sides, the model is sure: ريب (0.96). Switch on *Hide the words after the blank*, as this link "
+        "does: every word now reads only the words before it, as a text generator reads, and ريب falls to 0.01; the "
+        "first guess becomes تعلمون (0.23). The masked-word task let the model use the words after the blank, and "
+        "it did.",
+        {"fill_blank_causal": True},
+        expected_guess="ريب",
+        look_at="The table under the switch *Hide the words after the blank*: ريب reading both sides and only the "
+        "words before.",
+    ),
+    Lesson(
         "Without positions, order does not matter",
         "word order",
         "word_order",

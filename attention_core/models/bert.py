@@ -21,6 +21,7 @@ from torch import nn
 
 from attention_core.models.knock_out import Ablation
 from attention_core.models.multihead import MultiHeadAttention
+from attention_core.story.attention import future_blocked
 
 
 @dataclass(frozen=True)
@@ -68,8 +69,12 @@ class BertLayer(nn.Module):
         need_weights: bool,
         knock_out: torch.Tensor | None = None,
         ablation: Ablation = "zero",
+        causal: bool = False,
     ) -> tuple[torch.Tensor, torch.Tensor | None]:
-        attended, weights = self.attention(x, need_weights=need_weights, knock_out=knock_out, ablation=ablation)
+        bias = future_blocked(x.shape[1], x.dtype) if causal else None  # only the words before (and itself)
+        attended, weights = self.attention(
+            x, need_weights=need_weights, attn_bias=bias, knock_out=knock_out, ablation=ablation
+        )
         x = self.norm1(x + attended)  # post-norm: the attention reads x as the previous layer left it
         return self.norm2(x + self.down(F.gelu(self.up(x)))), weights
 
@@ -113,11 +118,12 @@ class BertEncoder(nn.Module):
         need_weights: bool = False,
         knock_out: Sequence[torch.Tensor | None] | None = None,
         ablation: Ablation = "zero",
+        causal: bool = False,
     ) -> BertOutput:
         x = self.embed(ids)
         hidden, all_weights = [x], []
         for i, layer in enumerate(self.blocks):
-            x, weights = layer(x, need_weights, knock_out[i] if knock_out is not None else None, ablation)
+            x, weights = layer(x, need_weights, knock_out[i] if knock_out is not None else None, ablation, causal)
             hidden.append(x)
             all_weights.append(weights)
         return BertOutput(tuple(hidden), tuple(all_weights) if need_weights else None)

@@ -24,6 +24,7 @@ from torch import nn
 from attention_core.models.knock_out import Ablation
 from attention_core.models.multihead import MultiHeadAttention
 from attention_core.models.position_bias import RelativePositionBias
+from attention_core.story.attention import future_blocked
 from attention_core.story.positional import positional_encoding
 
 if TYPE_CHECKING:
@@ -119,8 +120,11 @@ class EncoderLayer(nn.Module):
         need_weights: bool,
         knock_out: torch.Tensor | None = None,
         ablation: Ablation = "zero",
+        causal: bool = False,
     ) -> tuple[torch.Tensor, torch.Tensor | None]:
         bias = self.position_bias(x.shape[1]) if self.position_bias is not None else None
+        if causal:  # a word reads only itself and the words before it: the future's scores are −∞
+            bias = future_blocked(x.shape[1], x.dtype) if bias is None else bias + future_blocked(x.shape[1], x.dtype)
         attended, weights = self.attention(
             self.norm1(x),
             key_padding_mask,
@@ -226,6 +230,7 @@ class MaskedLanguageModel(nn.Module):
         predict: bool = True,
         knock_out: Sequence[torch.Tensor | None] | None = None,
         ablation: Ablation = "zero",
+        causal: bool = False,
     ) -> EncoderOutput:
         """pieces (B, T, P) (or one-piece ids (B, T)) → EncoderOutput. predict_at (B, T) bool limits the word
         predictions to those positions (training predicts only masked words: the word-wide output layer is most
@@ -238,7 +243,7 @@ class MaskedLanguageModel(nn.Module):
         all_weights = []
         for i, layer in enumerate(self.blocks):
             removed = knock_out[i] if knock_out is not None else None  # per layer: models/knock_out.head_masks
-            x, weights = layer(x, key_padding_mask, need_weights, removed, ablation)
+            x, weights = layer(x, key_padding_mask, need_weights, removed, ablation, causal)
             all_weights.append(weights)
         hidden = self.norm(x)
         logits = None

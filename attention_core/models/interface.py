@@ -106,9 +106,12 @@ class AttentionModel(ABC):
         """The typed words as V = E + P from the model's own tables (its first layer's input, without [CLS])."""
 
     @abstractmethod
-    def analyze(self, tokens: list[Token], knock_out: HeadSet = (), ablation: Ablation = "zero") -> Analysis:
+    def analyze(
+        self, tokens: list[Token], knock_out: HeadSet = (), ablation: Ablation = "zero", *, causal: bool = False
+    ) -> Analysis:
         """The model's tokens, V, what each layer's attention reads, and every head's weights; with the heads in
-        `knock_out` ((layer, head), from 0) removed, as models/knock_out.py says."""
+        `knock_out` ((layer, head), from 0) removed, as models/knock_out.py says; causal: every word reads only
+        itself and the words before it (a text generator's view), in every layer."""
 
     # One layer at a time, for whoever runs the stack themselves (models/head_importance.py runs every layer once,
     # then each later layer again on a batch of copies of the sentence, one head knocked out in each).

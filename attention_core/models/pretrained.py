@@ -134,13 +134,15 @@ class PretrainedModel(AttentionModel):
         return model_tokens, torch.tensor([reading.ids]), tuple(i != self.unk_id for i in reading.ids)
 
     @torch.no_grad()
-    def analyze(self, tokens: list[Token], knock_out: HeadSet = (), ablation: Ablation = "zero") -> Analysis:
+    def analyze(
+        self, tokens: list[Token], knock_out: HeadSet = (), ablation: Ablation = "zero", *, causal: bool = False
+    ) -> Analysis:
         """Word pieces, what the first layer reads, and every layer's per-head attention weights, with the heads in
         `knock_out` removed (models/knock_out.py)."""
         masks = head_masks(knock_out, self.n_layers, self.n_heads)
         reading = self._read(tokens)
         model_tokens, ids, known = self.encode(tokens, reading)
-        out = self.model(ids, need_weights=True, knock_out=masks, ablation=ablation)
+        out = self.model(ids, need_weights=True, knock_out=masks, ablation=ablation, causal=causal)
         weights = torch.stack([w[0] for w in out.weights])
         inputs = tuple(h[0] for h in out.hidden_states[:-1])  # post-norm: a layer reads the previous one's output
         pieces = self.word_pieces(tokens, reading)

@@ -129,7 +129,9 @@ class TrainedModel(MaskedWordModel):
         return self.model.norm(x)  # pre-norm: the last layer's output is normalised once more
 
     @torch.no_grad()
-    def analyze(self, text: str | list[Token], knock_out: HeadSet = (), ablation: Ablation = "zero") -> Analysis:
+    def analyze(
+        self, text: str | list[Token], knock_out: HeadSet = (), ablation: Ablation = "zero", *, causal: bool = False
+    ) -> Analysis:
         """Tokens, V, what every layer's attention reads and every head's weights for a sentence (text or tokens),
         with the heads in `knock_out` removed. The layers run one by one, as MaskedLanguageModel.forward runs them
         in eval mode (a test compares)."""
@@ -139,7 +141,7 @@ class TrainedModel(MaskedWordModel):
         x, inputs, weights = V, [], []
         for layer, removed in zip(self.model.blocks, masks, strict=True):
             inputs.append(layer.norm1(x)[0])  # pre-norm: the attention reads the normalised input
-            x, layer_weights = layer(x, None, True, removed, ablation)
+            x, layer_weights = layer(x, None, True, removed, ablation, causal)
             assert layer_weights is not None  # asked for (need_weights)
             weights.append(layer_weights[0])
         labels = [t.surface for t in tokens]

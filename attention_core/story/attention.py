@@ -112,6 +112,11 @@ def causal_mask(n: int) -> torch.Tensor:
     return torch.ones(n, n, dtype=torch.bool).triu(1)
 
 
+def future_blocked(n: int, dtype: torch.dtype = torch.float32) -> torch.Tensor:
+    """causal_mask as a bias added to the scores (a model layer's form): −∞ above the diagonal, 0 elsewhere."""
+    return torch.zeros(n, n, dtype=dtype).masked_fill(causal_mask(n), float("-inf"))
+
+
 def attend_heads(
     V: torch.Tensor,
     n_heads: int,
