@@ -31,9 +31,8 @@ metric = left.radio(
 )
 scale = middle.toggle("Scale by 1/√d", value=False, key="similarity_scale", bind="query-params")
 softmax = right.toggle("Softmax each row", value=False, key="similarity_softmax", bind="query-params")
-causal = left.toggle(
-    "Only the words before", value=False, key="similarity_causal", bind="query-params", help=CAUSAL_HELP
-)
+# Full width: in a third of the page, presentation mode's larger type cut the label.
+causal = st.toggle("Only the words before", value=False, key="similarity_causal", bind="query-params", help=CAUSAL_HELP)
 if sentence is None:
     st.stop()
 

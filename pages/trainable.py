@@ -81,9 +81,8 @@ seed = seed_col.number_input(
     help="The random W1, W2, W3 are drawn from it; it is in the link you share.",
 )
 seed_col.button("New W's", key="trainable_redraw", on_click=_draw_new_weights, help="Re-draw the weights")
-causal = st.columns(3)[0].toggle(
-    "Only the words before", value=False, key="trainable_causal", bind="query-params", help=CAUSAL_HELP
-)
+# Full width: in a third of the page, presentation mode's larger type cut the label.
+causal = st.toggle("Only the words before", value=False, key="trainable_causal", bind="query-params", help=CAUSAL_HELP)
 if sentence is None:
     st.stop()
 

@@ -552,3 +552,24 @@ def test_clicking_a_head_knocks_it_out_and_the_link_to_this_view_carries_it(serv
     )
     assert "fill_blank_knock_out" not in (page.get_by_text("Link to this view").get_attribute("href") or "")
     context.close()
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "similarity?similarity_causal=true",
+        "fill_blank?fill_blank_knock_out=L1+H1&fill_blank_causal=true",
+        "heads?heads_view=Knock+heads+out&heads_knock_out=L2+H1",
+        "heads?heads_view=Follow+a+word+through+the+layers",
+    ],
+)
+def test_new_controls_keep_their_labels_whole_in_presentation_mode(server: str, browser: object, query: str) -> None:
+    """Issues 14 and 15: the knock-out, word-flow and causal controls on a projector, in an Arabic-locale browser
+    (the causal switch's label was cut in a third of the page)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, locale="ar")
+    page = context.new_page()
+    page.goto(f"{server}/{query}&presentation=true")
+    wait_for_charts(page)
+    assert page.evaluate(CUT_LABELS) == []
+    assert page.locator("[data-testid='stException']").count() == 0
+    context.close()
