@@ -7,10 +7,11 @@ import streamlit as st
 from attention_core.figures.heatmaps import dimension_labels, heatmap, word_labels
 from attention_core.story.attention import attend
 from attention_core.story.text import ReadSentence
-from attention_core.story.word_order import shuffle_effect, shuffled_order
+from attention_core.story.word_order import shuffle_effect
 from ui.controls import embed, embedding_controls, sentence_input
 from ui.navigation import ensure_app_frame
-from ui.show import chart, show_step
+from ui.show import chart, plain, show_step
+from ui.word_order_controls import reorder_controls
 
 ensure_app_frame()
 
@@ -25,14 +26,10 @@ sentence = sentence_input("word_order")
 choice = embedding_controls("word_order", sentence, pieces=False)
 if sentence is None:
     st.stop()
-if "word_order_shuffle_seed" not in st.session_state:
-    st.session_state["word_order_shuffle_seed"] = 1
-if st.button("Shuffle the words", key="word_order_shuffle"):
-    st.session_state["word_order_shuffle_seed"] += 1
-
 embedded = embed(sentence, choice)
 n, d = embedded.V.shape
 labels = word_labels(embedded.labels, embedded.known)
+order, reordering = reorder_controls(labels)
 # P is what the positions add to the words, read off the sentence itself: the sinusoidal table for random, one-hot
 # and our trained vectors, MiniLM's learned table for its own vectors.
 positioned = embedded if choice.use_position else embed(sentence, replace(choice, use_position=True))
@@ -71,7 +68,6 @@ show_step(
     key="word_order_pe",
 )
 
-order = shuffled_order(n, st.session_state["word_order_shuffle_seed"])
 # The tokens that got a row: MiniLM leaves out a word its tokenizer reads as nothing.
 shuffled_tokens = tuple(embedded.tokens[i] for i in order)
 shuffled = embed(ReadSentence(shuffled_tokens, n, sentence.limit, sentence.rtl), choice)
@@ -79,10 +75,10 @@ shuffled = embed(ReadSentence(shuffled_tokens, n, sentence.limit, sentence.rtl),
 # itself, which would hide how much the off-diagonal similarities move.
 effect = shuffle_effect(attend(embedded.V).scores, attend(shuffled.V).scores, order)
 shuffled_labels = [labels[i] for i in order]
-st.subheader("2 · The same words, shuffled")
+st.subheader(f"2 · The same words, reordered: {plain(reordering)}")
 st.latex(r"S = \frac{V V^\top}{\sqrt{d}}" + (r",\quad V = E + P" if choice.use_position else r",\quad V = E"))
 st.caption(
-    f"Shapes: ({n} × {d})·({d} × {n}) = ({n} × {n}), three times: as typed, shuffled, and shuffled then put "
+    f"Shapes: ({n} × {d})·({d} × {n}) = ({n} × {n}), three times: as typed, reordered, and reordered then put "
     "back in the typed order so the cells can be compared one by one"
 )
 typed, mixed, back = st.columns(3)
@@ -101,7 +97,7 @@ chart(
         shuffled_labels,
         kind="signed",
         rtl=sentence.rtl,
-        title="shuffled",
+        title="reordered",
         height=380,
         compact=True,
     ),
@@ -115,11 +111,17 @@ chart(
         labels,
         kind="signed",
         rtl=sentence.rtl,
-        title="shuffled, put back in order",
+        title="reordered, put back in order",
         height=380,
         compact=True,
     ),
     key="word_order_back",
+)
+st.markdown(f"**Put back − as typed** ({plain(reordering)})")  # above the chart: its top holds the words
+chart(heatmap(effect.difference, labels, labels, kind="signed", rtl=sentence.rtl), "word_order_difference")
+st.caption(
+    "What the reordering changed, cell by cell, once the words are back in their typed places: blue where the "
+    "reordered sentence's words resemble each other more, red less. All white: attention only moved with the words."
 )
 st.metric("Largest change once the shuffle is undone", f"{effect.largest_change:.4f}")
 if choice.use_position and positioned.learned_positions:

@@ -129,7 +129,7 @@ def heatmap(
     row_step = -(-n_rows // _MAX_TICKS)
     layout = {
         # Labels in full, for the CSV export; the colour scale's kind, for the caption under the figure.
-        "meta": {"rows": full_rows, "cols": full_cols, "cell_px": cell_px, "kind": kind},
+        "meta": {"rows": full_rows, "cols": full_cols, "cell_px": cell_px, "kind": kind, "compact": compact},
         "title": {"text": title, "x": 0.0},
         "font": {"family": ARABIC_FONTS, "size": 14},
         "height": height,
@@ -246,10 +246,12 @@ def enlarged(figure: go.Figure, scale: float, min_text_px: int = 18) -> go.Figur
         if trace.type != "heatmap" or not trace.texttemplate:
             continue
         size = grow(trace.textfont.size, min_text_px)
-        # "0.25" is about 2.2 em wide. A grid's cells are narrower than its estimate says once the page's type is
-        # larger: its colour bars and row labels take their share of the width (measured: 36 px cells where the
-        # estimate said 49, raw | head | difference of five words in presentation mode), hence the larger margin.
-        if cell_px >= size * (3.0 if "panels" in meta else 2.4):
+        # A number is about 0.6 em a character ("0.25": 2.4 em; "-14.67": 3.6 em). Cells on a projector are
+        # narrower than the estimate says once the page's type is larger: a grid's colour bars and row labels take
+        # their share (measured 36 px cells where the estimate said 49, raw | head | difference of five words), and
+        # a compact heatmap, one of three side by side, shrinks the most (41 px where it said 73, Word order).
+        shrink = 0.55 if meta.get("compact") else 0.8 if "panels" in meta else 1.0
+        if cell_px * shrink >= size * 0.6 * _longest_number(trace.z):
             trace.textfont.size = size
         else:
             trace.texttemplate = None
@@ -270,6 +272,13 @@ def enlarged(figure: go.Figure, scale: float, min_text_px: int = 18) -> go.Figur
             keep = -(-int(needed * len(labels)) // int(plot_px[name]))  # every keep-th label
             axis.tickvals, axis.ticktext = list(axis.tickvals)[::keep], labels[::keep]
     return bigger
+
+
+def _longest_number(z: object) -> int:
+    """How many characters the longest cell number takes as %.2f ("0.25": 4, "-14.67": 6); 4 for an empty z."""
+    values = np.asarray(z, dtype=np.float64)
+    finite = values[np.isfinite(values)]
+    return max((len(f"{v:.2f}") for v in (finite.min(), finite.max())), default=4) if finite.size else 4
 
 
 def _numbers_fit(cell_px: float, row_px: float) -> bool:

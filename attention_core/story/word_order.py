@@ -23,12 +23,26 @@ def shuffled_order(n: int, seed: int) -> list[int]:
             return order
 
 
+def swapped_order(n: int, first: int, second: int) -> list[int]:
+    """range(n) with two places exchanged: *the dog bit the man* → *the man bit the dog* (places 1 and 4)."""
+    if not (0 <= first < n and 0 <= second < n):
+        raise ValueError(f"places {first} and {second} are not both in a sentence of {n} words")
+    order = list(range(n))
+    order[first], order[second] = order[second], order[first]
+    return order
+
+
 @dataclass(frozen=True)
 class ShuffleEffect:
     original: torch.Tensor  # (n, n) attention weights of the sentence as typed
     shuffled: torch.Tensor  # (n, n) attention weights of the shuffled sentence, in shuffled order
     restored: torch.Tensor  # (n, n) the shuffled weights put back into the typed order
     largest_change: float  # max |restored − original|: 0 means attention only moved with the words
+
+    @property
+    def difference(self) -> torch.Tensor:
+        """(n, n) restored − original: what the reordering changed, cell by cell, in the typed order."""
+        return self.restored - self.original
 
 
 def shuffle_effect(original: torch.Tensor, shuffled: torch.Tensor, order: list[int]) -> ShuffleEffect:

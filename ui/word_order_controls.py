@@ -1,0 +1,43 @@
+"""How Word order reorders the sentence: a random shuffle (a button draws a new one), or two words the student
+picks to swap (dog ↔ man), bound to the URL so a teacher can share "swap dog and man"."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attention_core.story.word_order import shuffled_order, swapped_order
+
+RANDOM, SWAP = "a random shuffle", "swapping two words"
+
+
+def _new_shuffle() -> None:
+    st.session_state["word_order_shuffle_seed"] = st.session_state.get("word_order_shuffle_seed", 1) + 1
+
+
+def reorder_controls(labels: list[str]) -> tuple[list[int], str]:
+    """The new order (reordered word i = typed word order[i]) and a few words saying how it was made."""
+    n = len(labels)
+    how = st.radio("Reorder by", [RANDOM, SWAP], key="word_order_how", bind="query-params", horizontal=True)
+    if how == RANDOM or n < 2:
+        st.session_state.setdefault("word_order_shuffle_seed", 1)
+        st.button("Shuffle the words", key="word_order_shuffle", on_click=_new_shuffle)
+        return shuffled_order(n, st.session_state["word_order_shuffle_seed"]), "a random shuffle"
+    # The URL keeps each word's shown name, so a repeated word carries its place (the ·2).
+    names = [f"{w} ·{labels[: i + 1].count(w)}" if labels.count(w) > 1 else w for i, w in enumerate(labels)]
+    left, right = st.columns(2)
+    keys = ("word_order_swap_a", "word_order_swap_b")
+    for key in keys:  # a place past a new, shorter sentence
+        if st.session_state.get(key) not in (None, *range(n)):
+            del st.session_state[key]
+    first = left.selectbox(
+        "Swap this word",
+        range(n),
+        index=1 if n > 2 else 0,
+        format_func=names.__getitem__,
+        key=keys[0],
+        bind="query-params",
+    )
+    second = right.selectbox(
+        "with this one", range(n), index=n - 1, format_func=names.__getitem__, key=keys[1], bind="query-params"
+    )
+    return swapped_order(n, first, second), f"{names[first]} ↔ {names[second]}"
