@@ -44,7 +44,7 @@ def test_swapping_dog_and_man_from_a_link_changes_attention_only_with_positions(
     assert abs(values(figure_of(at, "word_order_difference"))).max() < 1e-5
     at.toggle(key="word_order_position").set_value(True).run()
     assert abs(values(figure_of(at, "word_order_difference"))).max() > 1e-3
-    assert at.selectbox(key="word_order_swap_a").value == 1 and at.selectbox(key="word_order_swap_b").value == 4
+    assert at.selectbox(key="word_order_swap_a").value == "dog" and at.selectbox(key="word_order_swap_b").value == "man"
 
 
 def test_three_side_by_side_heatmaps_drop_numbers_on_a_projector_where_they_would_overlap() -> None:
@@ -57,3 +57,14 @@ def test_three_side_by_side_heatmaps_drop_numbers_on_a_projector_where_they_woul
     assert not enlarged(small, 1.4).data[0].texttemplate
     weights = heatmap(torch.full((3, 3), 1 / 3), words, words, kind="weights")  # full width: they still fit
     assert enlarged(weights, 1.4).data[0].texttemplate
+
+
+def test_the_swap_lesson_holds_zero_without_positions_and_not_with_them() -> None:
+    from ui.examples import LESSONS
+
+    lesson = next(lesson for lesson in LESSONS if lesson.title.startswith("Who bit whom"))
+    at = _open(**{key: value for key, value in lesson.query().items() if isinstance(value, str)})
+    assert_clean(at)
+    assert at.metric[0].value == "0.0000"
+    at.toggle(key="word_order_position").set_value(True).run()
+    assert float(at.metric[0].value) > 0.01

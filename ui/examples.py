@@ -348,4 +348,23 @@ LESSONS: list[Lesson] = [
         {"word_order_position": False},
         look_at="The number under the three heatmaps: *Largest change once the shuffle is undone*.",
     ),
+    Lesson(
+        "Who bit whom? Swap dog and man",
+        "word order",
+        "word_order",
+        "the dog bit the man",
+        "This link swaps *dog* and *man*: *the man bit the dog*, with seeded random word vectors. With the positional "
+        "encoding off, the difference heatmap is white and the largest change is 0.0000: the two sentences are one "
+        "bag of words. Switch **Add positional encoding** on: each word now carries its place, and who bit whom "
+        "becomes visible.",
+        {
+            "word_order_embedding": "random",
+            "word_order_position": False,
+            "word_order_how": "swapping two words",
+            "word_order_swap_a": "dog",
+            "word_order_swap_b": "man",
+        },
+        look_at="The heatmap *Put back − as typed* and the number under it: *Largest change once the shuffle is "
+        "undone*.",
+    ),
 ]

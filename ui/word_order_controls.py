@@ -22,22 +22,15 @@ def reorder_controls(labels: list[str]) -> tuple[list[int], str]:
         st.session_state.setdefault("word_order_shuffle_seed", 1)
         st.button("Shuffle the words", key="word_order_shuffle", on_click=_new_shuffle)
         return shuffled_order(n, st.session_state["word_order_shuffle_seed"]), "a random shuffle"
-    # The URL keeps each word's shown name, so a repeated word carries its place (the ·2).
+    # The options are the words' shown names (the URL keeps them, ?word_order_swap_a=dog), a repeated word with its
+    # place (the ·2).
     names = [f"{w} ·{labels[: i + 1].count(w)}" if labels.count(w) > 1 else w for i, w in enumerate(labels)]
     left, right = st.columns(2)
     keys = ("word_order_swap_a", "word_order_swap_b")
-    for key in keys:  # a place past a new, shorter sentence
-        if st.session_state.get(key) not in (None, *range(n)):
+    for key in keys:  # a word of another sentence
+        if st.session_state.get(key) not in (None, *names):
             del st.session_state[key]
-    first = left.selectbox(
-        "Swap this word",
-        range(n),
-        index=1 if n > 2 else 0,
-        format_func=names.__getitem__,
-        key=keys[0],
-        bind="query-params",
-    )
-    second = right.selectbox(
-        "with this one", range(n), index=n - 1, format_func=names.__getitem__, key=keys[1], bind="query-params"
-    )
-    return swapped_order(n, first, second), f"{names[first]} ↔ {names[second]}"
+    first = left.selectbox("Swap this word", names, index=1 if n > 2 else 0, key=keys[0], bind="query-params")
+    second = right.selectbox("with this one", names, index=n - 1, key=keys[1], bind="query-params")
+    a, b = names.index(first), names.index(second)
+    return swapped_order(n, a, b), f"{first} ↔ {second}"
