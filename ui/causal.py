@@ -3,14 +3,13 @@ blank's guesses reading only the words before the blank."""
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from attention_core.models.interface import Analysis, MaskedWordModel
 from attention_core.models.knock_out_effects import guess_changes
 from attention_core.story.text import Token
 from ui.bidi import isolate
-from ui.show import plain
+from ui.show import guess_change_table, plain
 
 CAUSAL_HELP = (
     "On: each word looks only at itself and the words before it. Scores above the diagonal become −∞ before the "
@@ -33,26 +32,7 @@ def show_words_before_only(page: str, model: MaskedWordModel, tokens: list[Token
         return
     looking_back = model.analyze(tokens, causal=True)
     changes = guess_changes(model, analysis, looking_back, k)
-    probability = {"min_value": 0.0, "max_value": 1.0, "format": "%.3f"}
-    st.dataframe(
-        pd.DataFrame(
-            {
-                "word": [c.word for c in changes],
-                "both sides": [c.before for c in changes],
-                "only the words before": [c.after for c in changes],
-                "change": [c.change for c in changes],
-            }
-        ),
-        hide_index=True,
-        column_config={
-            "both sides": st.column_config.ProgressColumn("both sides", **probability),  # type: ignore[arg-type]
-            "only the words before": st.column_config.ProgressColumn(
-                "only the words before",
-                **probability,  # type: ignore[arg-type]
-            ),
-            "change": st.column_config.NumberColumn("change", format="%+.3f"),
-        },
-    )
+    guess_change_table(changes, "both sides", "only the words before")
     first = max(changes, key=lambda c: c.after)
     st.caption(
         f"Reading only the words before it (every layer causal), the blank's first guess is "

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-import pandas as pd
 import streamlit as st
 import torch
 
@@ -21,7 +20,7 @@ from attention_core.models.knock_out_effects import attention_shift, guess_chang
 from attention_core.story.text import Token
 from ui.bidi import isolate
 from ui.head_roles_view import HOW_ROLES_ARE_SCORED
-from ui.show import chart, plain
+from ui.show import chart, guess_change_table, plain
 from ui.style import for_projector
 from ui.tokens import TokenDisplay, drawn_attention
 
@@ -122,24 +121,7 @@ def show_guess_change(
     """The guesses with every head and with the knocked-out heads removed, side by side (from the page's two
     analyses: no other pass through the model)."""
     changes = guess_changes(model, whole, knocked, k)
-    table = pd.DataFrame(
-        {
-            "word": [c.word for c in changes],
-            "every head": [c.before for c in changes],
-            "heads knocked out": [c.after for c in changes],
-            "change": [c.change for c in changes],
-        }
-    )
-    probability = {"min_value": 0.0, "max_value": 1.0, "format": "%.3f"}
-    st.dataframe(
-        table,
-        hide_index=True,
-        column_config={
-            "every head": st.column_config.ProgressColumn("every head", **probability),  # type: ignore[arg-type]
-            "heads knocked out": st.column_config.ProgressColumn("heads knocked out", **probability),  # type: ignore[arg-type]
-            "change": st.column_config.NumberColumn("change", format="%+.3f"),
-        },
-    )
+    guess_change_table(changes, "every head", "heads knocked out")
     top_before, top_after = changes[0], max(changes, key=lambda c: c.after)
     if knock_out:
         st.caption(

@@ -10,7 +10,7 @@ from attention_core.models.interface import Analysis
 from attention_core.story.rollout import attention_rollout
 from ui.bidi import isolate
 from ui.show import chart, plain
-from ui.tokens import TokenDisplay, drawn_attention
+from ui.tokens import TokenDisplay, drawn_attention, place_names
 
 THIS_LAYER, COMBINED = "this layer (the heads' mean)", "all layers combined (rollout)"
 CAVEAT = (
@@ -39,11 +39,7 @@ def show_word_flow(page: str, analysis: Analysis, display: TokenDisplay, rtl: bo
         if st.session_state.get(key) not in (None, *range(len(labels))):  # a place past a new, shorter sentence
             del st.session_state[key]
         first_word = next((i for i, label in enumerate(labels) if label not in ("[CLS]", "[SEP]")), 0)
-        # The URL keeps the shown name, so a repeated word carries its place (إلى ·2): a link reopens that one.
-        names = [
-            f"{label} ·{labels[: i + 1].count(label)}" if labels.count(label) > 1 else label
-            for i, label in enumerate(labels)
-        ]
+        names = place_names(labels)  # the URL keeps the shown name
         word = st.selectbox(
             "Word to follow",
             range(len(labels)),

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 import torch
 from streamlit.delta_generator import DeltaGenerator
 
 from attention_core.figures.heatmaps import CAPTIONS, figure_table, heatmap_grid
+from attention_core.models.knock_out_effects import GuessChange
 from attention_core.models.word_pieces import neighbour_blocks, pool_to_words
 from ui.lesson_view import mark_lesson_cell
 from ui.style import for_projector
@@ -99,3 +101,26 @@ def head_grid(weights: torch.Tensor, labels: list[str], rtl: bool, key: str, ave
     columns = [f"H{head + 1}" for head in range(n_heads)] + (["average"] if average else [])
     rows = [f"L{layer + 1}" for layer in range(n_layers)]
     chart(heatmap_grid(panels, labels, row_names=rows, column_names=columns, rtl=rtl), key)
+
+
+def guess_change_table(changes: list[GuessChange], before: str, after: str) -> None:
+    """Guesses under two conditions side by side (`before` and `after` name the two columns): each word's two
+    probabilities as bars, and the change."""
+    probability = {"min_value": 0.0, "max_value": 1.0, "format": "%.3f"}
+    table = pd.DataFrame(
+        {
+            "word": [c.word for c in changes],
+            before: [c.before for c in changes],
+            after: [c.after for c in changes],
+            "change": [c.change for c in changes],
+        }
+    )
+    st.dataframe(
+        table,
+        hide_index=True,
+        column_config={
+            before: st.column_config.ProgressColumn(before, **probability),  # type: ignore[arg-type]
+            after: st.column_config.ProgressColumn(after, **probability),  # type: ignore[arg-type]
+            "change": st.column_config.NumberColumn("change", format="%+.3f"),
+        },
+    )

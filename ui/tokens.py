@@ -77,3 +77,12 @@ def say_how_tokens_are_drawn(analysis: Analysis, display: TokenDisplay) -> None:
         notes.append("[CLS] and [SEP] are hidden: each row is renormalised to sum to 1 over the words left.")
     if notes:
         st.caption(" ".join(notes))
+
+
+def place_names(labels: list[str]) -> list[str]:
+    """The labels as names a selectbox and its URL can tell apart: a repeated word carries its place (إلى ·2), so a
+    link reopens that one and not its twin."""
+    return [
+        f"{label} ·{labels[: i + 1].count(label)}" if labels.count(label) > 1 else label
+        for i, label in enumerate(labels)
+    ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from attention_core.story.word_order import shuffled_order, swapped_order
+from ui.tokens import place_names
 
 RANDOM, SWAP = "a random shuffle", "swapping two words"
 
@@ -22,9 +23,7 @@ def reorder_controls(labels: list[str]) -> tuple[list[int], str]:
         st.session_state.setdefault("word_order_shuffle_seed", 1)
         st.button("Shuffle the words", key="word_order_shuffle", on_click=_new_shuffle)
         return shuffled_order(n, st.session_state["word_order_shuffle_seed"]), "a random shuffle"
-    # The options are the words' shown names (the URL keeps them, ?word_order_swap_a=dog), a repeated word with its
-    # place (the ·2).
-    names = [f"{w} ·{labels[: i + 1].count(w)}" if labels.count(w) > 1 else w for i, w in enumerate(labels)]
+    names = place_names(labels)  # the options, as the URL keeps them (?word_order_swap_a=dog)
     left, right = st.columns(2)
     keys = ("word_order_swap_a", "word_order_swap_b")
     for key in keys:  # a word of another sentence
