@@ -124,7 +124,8 @@ class EncoderLayer(nn.Module):
     ) -> tuple[torch.Tensor, torch.Tensor | None]:
         bias = self.position_bias(x.shape[1]) if self.position_bias is not None else None
         if causal:  # a word reads only itself and the words before it: the future's scores are −∞
-            bias = future_blocked(x.shape[1], x.dtype) if bias is None else bias + future_blocked(x.shape[1], x.dtype)
+            blocked = future_blocked(x.shape[1], x.dtype)
+            bias = blocked if bias is None else bias + blocked
         attended, weights = self.attention(
             self.norm1(x),
             key_padding_mask,

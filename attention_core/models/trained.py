@@ -133,8 +133,8 @@ class TrainedModel(MaskedWordModel):
         self, text: str | list[Token], knock_out: HeadSet = (), ablation: Ablation = "zero", *, causal: bool = False
     ) -> Analysis:
         """Tokens, V, what every layer's attention reads and every head's weights for a sentence (text or tokens),
-        with the heads in `knock_out` removed. The layers run one by one, as MaskedLanguageModel.forward runs them
-        in eval mode (a test compares)."""
+        with the heads in `knock_out` removed, and the future hidden when causal. The layers run one by one, as
+        MaskedLanguageModel.forward runs them in eval mode (a test compares)."""
         masks = head_masks(knock_out, self.n_layers, self.n_heads)
         tokens, pieces, known = self.encode(tokenize(text) if isinstance(text, str) else list(text))
         V = self.model.embed(pieces)
@@ -146,7 +146,7 @@ class TrainedModel(MaskedWordModel):
             weights.append(layer_weights[0])
         labels = [t.surface for t in tokens]
         pieces_of = WordPieces.one_per_token(labels, [i == 0 for i in range(len(tokens))], list(known))
-        final = self.model.norm(x)[0]  # as forward's hidden: pre-norm, the last layer's output normalised once more
+        final = self.final_states(x)[0]
         return Analysis(tuple(tokens), known, V[0], torch.stack(weights), pieces_of, tuple(inputs), final)
 
     def position_bias(self, layer: int, n: int) -> torch.Tensor | None:
