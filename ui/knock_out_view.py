@@ -41,7 +41,7 @@ def parse_head(name: str) -> tuple[int, int]:
     return int(layer) - 1, int(head) - 1
 
 
-def _toggle_clicked_heads(page: str, options: list[str]) -> str:
+def _toggle_clicked_heads(page: str) -> str:
     """A click on the head picker switches that head off, or back on. Read from the picker's state before the
     multiselect is drawn (a value set in the script's own run reaches the URL at once; one set in a callback, a
     rerun later). Returns the picker's key: a new one after a click, so the next click on the same head is a click
@@ -52,7 +52,7 @@ def _toggle_clicked_heads(page: str, options: list[str]) -> str:
     points = state["selection"]["points"] if state else []
     if not points:
         return chart_key
-    chosen = [name for name in st.session_state.get(f"{page}_knock_out") or [] if name in options]
+    chosen = list(st.session_state.get(f"{page}_knock_out") or [])  # knock_out_controls kept only this model's heads
     for point in points:
         name = head_name(*point["customdata"])
         chosen = [h for h in chosen if h != name] if name in chosen else [*chosen, name]
@@ -78,8 +78,8 @@ def knock_out_controls(
     kept = st.session_state.get(key)
     if isinstance(kept, list) and any(name not in options for name in kept):  # heads of another model's shape
         st.session_state[key] = [name for name in kept if name in options]
-    chart_key = _toggle_clicked_heads(page, options)
-    knocked = [parse_head(name) for name in st.session_state.get(key) or [] if name in options]
+    chart_key = _toggle_clicked_heads(page)
+    knocked = [parse_head(name) for name in st.session_state.get(key) or []]
     st.plotly_chart(
         for_projector(head_picker(head_roles(analysis.weights, analysis.special), knocked=knocked, rtl=rtl)),
         key=chart_key,
