@@ -33,6 +33,7 @@ def app_pages() -> list[StreamlitPage]:
         st.Page("pages/similarity.py", title="Similarity: V·Vᵀ", url_path="similarity"),
         st.Page("pages/trainable.py", title="Trainable attention: W1, W2, W3", url_path="trainable"),
         st.Page("pages/heads.py", title="Multi-head attention", url_path="heads"),
+        st.Page("pages/pairs.py", title="Minimal pairs", url_path="pairs"),
         st.Page("pages/fill_blank.py", title="Fill the blank", url_path="fill_blank"),
         st.Page("pages/word_order.py", title="Word order", url_path="word_order"),
         st.Page("pages/train.py", title="Train your own", url_path="train"),
