@@ -367,4 +367,34 @@ LESSONS: list[Lesson] = [
         look_at="The heatmap *Put back − as typed* and the number under it: *Largest change once the shuffle is "
         "undone*.",
     ),
+    Lesson(
+        "Minimal pair: too tired or too wide",
+        "minimal pairs",
+        "pairs",
+        "The animal didn't cross the street because it was too tired",
+        "The same sentence twice, only the last word changed (sentence B: … too wide). Of MiniLM's 72 heads, layer "
+        "4, head 2 changes most on the words the two share (0.58). In its row *it*, *animal* gets 0.64 in A and "
+        "0.27 in B: the head lets go of the animal once the street can be what is wide. Pick layer 6, head 12: it "
+        "still says *animal* (0.65 → 0.50).",
+        {"pairs_sentence_b": "The animal didn't cross the street because it was too wide", "pairs_head": "L4 H2"},
+        look_at="Row *it*, column *animal*, in the panel *B − A* of layer 4, head 2: red, less attention in B.",
+        cell=Cell("it", "animal"),
+        figures=("pairs_picked",),
+        panel="B − A",
+    ),
+    Lesson(
+        "Minimal pair: عنها or عنه, her or him",
+        "minimal pairs",
+        "pairs",
+        "عن عائشة رضي الله [MASK]",
+        "One name changed, a woman's for a man's (sentence B: عن أنس رضي الله [MASK]). After عائشة the blank is عنها "
+        "('with her', 0.81), after أنس it is عنه ('with him', 0.60): the pronoun agrees with the name three words "
+        "back. The blank reads the name: layer 2, head 2 gives عائشة 0.55 and أنس 0.25.",
+        {"pairs_sentence_b": "عن أنس رضي الله [MASK]", "pairs_head": "L2 H2"},
+        expected_guess="عنها",
+        look_at="Row [MASK], column عائشة / أنس, in the panel *B − A* of layer 2, head 2; and the guesses above it.",
+        cell=Cell("[MASK]", "عائشة / أنس"),
+        figures=("pairs_picked",),
+        panel="B − A",
+    ),
 ]
