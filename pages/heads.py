@@ -8,10 +8,18 @@ from attention_core.models.head_view import compare_with_raw, explain_cell, head
 from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
 from attention_core.story.text import MASK, Token
 from ui.controls import sentence_input
+from ui.guess_view import guess_first, guess_then_reveal
 from ui.head_roles_view import show_head_roles
-from ui.knock_out_view import knock_out_controls, show_attention_change, show_guess_change, show_head_importance
+from ui.knock_out_view import (
+    head_name,
+    knock_out_controls,
+    show_attention_change,
+    show_guess_change,
+    show_head_importance,
+)
 from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
+from ui.query_key_view import show_query_key_map
 from ui.rollout_view import show_word_flow
 from ui.show import chart, flag_model_cut, flag_unknown_words, head_grid, plain, show_step
 from ui.tokens import TokenDisplay, drawn_attention, say_how_tokens_are_drawn, token_display
@@ -44,6 +52,10 @@ if not labels:
     st.info("Nothing left to draw: the model read no word of this text besides [CLS] and [SEP].")
     st.stop()
 say_how_tokens_are_drawn(analysis, display)
+if guess_first("heads"):
+    names = [head_name(layer, head) for layer in range(n_layers) for head in range(n_heads)]
+    if not guess_then_reveal("heads", grid_weights.flatten(0, 1), names, labels, rtl):
+        st.stop()
 st.subheader("Every layer and head")
 st.latex(
     r"A^{(\ell,h)} = \mathrm{softmax}\!\left(\frac{(xW_1^{h})(xW_2^{h})^\top}{\sqrt{d_h}}"
@@ -120,8 +132,10 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
         "on purpose."
     )
 
+    labels = word_labels(analysis.labels, analysis.known)  # the map, like a cell, is over the model's own tokens
+    show_query_key_map("heads", view.V1, view.V2, view.weights, labels, rtl, position_bias=has_bias)
+
     st.subheader("One cell, explained")
-    labels = word_labels(analysis.labels, analysis.known)  # a cell is between two of the model's own tokens
     if analysis.pieces.splits_words:
         st.caption("Here every row and column is one word piece: a whole word's cell mixes several of these.")
     query_col, key_col = st.columns(2)

@@ -38,3 +38,7 @@ for index, lesson in enumerate(shown):
         # One under the other, not side by side: on a projector's larger type the label was cut in a column.
         st.page_link(f"pages/{lesson.page}.py", label="Open this lesson", icon=":material/school:", query_params=query)
         st.markdown(f"[Link to share]({lesson.page}?{urlencode(query, doseq=True)})")
+        quiz = lesson.quiz_query()
+        if quiz is not None:  # the same lesson as a question: guess where the word looks, then reveal
+            quiz |= {PRESENTATION_KEY: "true"} if st.session_state.get(PRESENTATION_KEY) else {}
+            st.markdown(f"[Quiz version: guess first]({lesson.page}?{urlencode(quiz, doseq=True)})")

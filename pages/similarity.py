@@ -6,6 +6,7 @@ from attention_core.figures.heatmaps import dimension_labels, heatmap, product_s
 from attention_core.story.attention import attend, causal_mask, similarity, unit_vectors
 from ui.causal import CAUSAL_HELP, CAUSAL_NOTE
 from ui.controls import embed, embedding_controls, sentence_input
+from ui.guess_view import guess_first, guess_then_reveal
 from ui.navigation import ensure_app_frame
 from ui.show import flag_unknown_words, show_step
 
@@ -33,6 +34,7 @@ scale = middle.toggle("Scale by 1/√d", value=False, key="similarity_scale", bi
 softmax = right.toggle("Softmax each row", value=False, key="similarity_softmax", bind="query-params")
 # Full width: in a third of the page, presentation mode's larger type cut the label.
 causal = st.toggle("Only the words before", value=False, key="similarity_causal", bind="query-params", help=CAUSAL_HELP)
+quiz = guess_first("similarity")
 if sentence is None:
     st.stop()
 
@@ -45,6 +47,11 @@ V = unit_vectors(embedded.V) if cosine else embedded.V
 n, d = V.shape
 rtl = sentence.rtl
 hat = r"\hat V" if cosine else "V"
+S = similarity(embedded.V, "cosine" if metric == "cosine" else "dot")
+attention = attend(V, scale=scale, softmax=softmax, mask=causal_mask(n) if causal else None)
+kind = weights_kind(softmax=softmax, cosine=cosine, scaled=scale)
+if quiz and not guess_then_reveal("similarity", attention.weights[None], ["A"], labels, rtl, kind=kind, shares=softmax):
+    st.stop()
 
 show_step(
     heading="1 · The sentence as a matrix",
@@ -61,7 +68,6 @@ show_step(
     key="similarity_V",
 )
 
-S = similarity(embedded.V, "cosine" if metric == "cosine" else "dot")
 show_step(
     heading="2 · Similarities between words",
     formula=rf"S = {hat}\,{hat}^\top",
@@ -74,9 +80,7 @@ show_step(
     key="similarity_S",
 )
 
-attention = attend(V, scale=scale, softmax=softmax, mask=causal_mask(n) if causal else None)
 scaled = r"\frac{S}{\sqrt{d}}" if scale else "S"
-kind = weights_kind(softmax=softmax, cosine=cosine, scaled=scale)
 show_step(
     heading="3 · Attention weights",
     formula=rf"A = \mathrm{{softmax}}\left({scaled}\right)" if softmax else rf"A = {scaled}",

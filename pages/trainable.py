@@ -21,7 +21,9 @@ from attention_core.story.trainable import (
 )
 from ui.causal import CAUSAL_HELP, CAUSAL_NOTE
 from ui.controls import embed, embedding_controls, sentence_input
+from ui.guess_view import guess_first, guess_then_reveal
 from ui.navigation import ensure_app_frame
+from ui.query_key_view import show_query_key_map
 from ui.show import chart, flag_unknown_words, show_step
 
 ensure_app_frame()
@@ -83,6 +85,7 @@ seed = seed_col.number_input(
 seed_col.button("New W's", key="trainable_redraw", on_click=_draw_new_weights, help="Re-draw the weights")
 # Full width: in a third of the page, presentation mode's larger type cut the label.
 causal = st.toggle("Only the words before", value=False, key="trainable_causal", bind="query-params", help=CAUSAL_HELP)
+quiz = guess_first("trainable")
 if sentence is None:
     st.stop()
 
@@ -105,6 +108,11 @@ heads = trainable_heads(embedded.V, settings)
 d_h = d // n_heads
 kind = weights_kind(softmax=softmax, cosine=False, scaled=scale, temperature=temperature)
 rtl = sentence.rtl
+if quiz:
+    maps = torch.stack([h.weights for h in heads])
+    names = [f"head {h + 1}" for h in range(n_heads)]
+    if not guess_then_reveal("trainable", maps, names, labels, rtl, kind=kind, shares=softmax):
+        st.stop()
 
 if n_heads > 1:
     st.subheader(f"{n_heads} heads side by side")
@@ -167,3 +175,4 @@ show_step(
     ),
     key="trainable_output",
 )
+show_query_key_map("trainable", record.V1, record.V2, record.weights, labels, rtl)

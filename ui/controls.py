@@ -11,6 +11,7 @@ from attention_core.story.embeddings import EmbeddingKind, Sentence, embed_sente
 from attention_core.story.text import MAX_TOKENS, READABLE_TOKENS, ReadSentence, read_sentence
 from ui.bidi import isolate_arabic
 from ui.examples import DEFAULT_SENTENCE, EXAMPLES
+from ui.guess_view import quiz_asked
 from ui.lesson_view import show_where_to_look, start_lesson
 from ui.models import AUTOMATIC as AUTOMATIC_MODEL
 from ui.models import chosen_model
@@ -62,7 +63,7 @@ def sentence_input(page: str, default: str = DEFAULT_SENTENCE) -> ReadSentence |
         args=(widget_key, pills_key),
         format_func=isolate_arabic,
     )
-    show_where_to_look(lesson, st.session_state[widget_key])
+    show_where_to_look(lesson, st.session_state[widget_key], quiz=quiz_asked(page))
     sentence = read_sentence(st.session_state[widget_key], MAX_TOKENS)
     if sentence.is_empty:
         st.info("Type a sentence above, or pick an example, to see how its words attend to each other.")

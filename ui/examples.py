@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from attention_core.story.text import tokenize
+
 DEFAULT_SENTENCE = "The cat is on the mat"
 FILL_BLANK_SENTENCE = "إن الله على كل شيء [MASK]"  # Fill the blank's first sentence: only Arabic has a model there
 
@@ -25,6 +27,7 @@ EXAMPLES: dict[str, str] = {
 
 
 LESSON_PARAM = "lesson"  # the URL parameter naming the open lesson
+QUIZ_PAGES = ("heads", "similarity", "trainable")  # the pages with Guess first (ui/guess_view.py)
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,21 @@ class Lesson:
         (ui/lesson_view.py): settings left from earlier must not win."""
         values = {LESSON_PARAM: self.slug, self.sentence_key: self.sentence, **self.settings}
         return {k: _in_url(v) for k, v in values.items()}
+
+    def quiz_query(self) -> dict[str, str | list[str]] | None:
+        """The lesson as a question (ui/guess_view.py): its page opens with the heatmaps hidden and asks where the
+        lesson's row word looks, in the lesson's head; None for a lesson with no such cell (Fill the blank, Word
+        order, a knock-out's before/after panels)."""
+        if self.page not in QUIZ_PAGES or self.cell is None or (self.panel and not _HEAD.fullmatch(self.panel)):
+            return None
+        typed = [token.surface for token in tokenize(self.sentence)]
+        # A word typed more than once is named with its place, as the page's selectbox names it (ذهب ·2).
+        row = self.cell.row if typed.count(self.cell.row) < 2 else f"{self.cell.row} ·{self.cell.row_nth}"
+        quiz = {f"{self.prefix}_quiz": "true", f"{self.prefix}_quiz_row": row}
+        return self.query() | quiz | ({f"{self.prefix}_quiz_head": self.panel} if self.panel else {})
+
+
+_HEAD = re.compile(r"L\d+ H\d+")  # a panel that is one head of a model ("L4 H2")
 
 
 def _in_url(value: object) -> str | list[str]:

@@ -5,8 +5,6 @@ teacher can send "switch off layer 1 head 1 and watch the guess fall"."""
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 import streamlit as st
 import torch
 
@@ -20,6 +18,7 @@ from attention_core.models.knock_out_effects import attention_shift, guess_chang
 from attention_core.story.text import Token
 from ui.bidi import isolate
 from ui.head_roles_view import HOW_ROLES_ARE_SCORED
+from ui.links import link_to_this_view
 from ui.show import chart, guess_change_table, plain
 from ui.style import for_projector
 from ui.tokens import TokenDisplay, drawn_attention
@@ -59,13 +58,6 @@ def _toggle_clicked_heads(page: str) -> str:
     st.session_state[f"{page}_knock_out"] = chosen
     st.session_state[round_key] = st.session_state.get(round_key, 0) + 1
     return f"{page}_picker_{st.session_state[round_key]}"
-
-
-def _link_to_this_view(page: str) -> str:
-    """The page's path and its query as the server holds it for this run: every bound control, including a value
-    set in code during the run (a click on the picker), which the address bar shows only later."""
-    query = [(key, value) for key in st.query_params for value in st.query_params.get_all(key)]
-    return f"{page}?{urlencode(query)}"
 
 
 def knock_out_controls(
@@ -111,7 +103,7 @@ def knock_out_controls(
     )
     # Streamlit 1.67 writes a bound widget's value set in code (a click on the picker) into the address bar only
     # at the next interaction, so the address bar can lag one click behind; this link never does.
-    st.markdown(f"[Link to this view, with these heads switched off]({_link_to_this_view(page)})")
+    st.markdown(f"[Link to this view, with these heads switched off]({link_to_this_view(page)})")
     return sorted(parse_head(name) for name in chosen), ABLATIONS[sends or "nothing (zero)"]
 
 

@@ -39,12 +39,27 @@ def start_lesson(prefix: str, model: str, kept_key: str) -> Lesson | None:
     return lesson
 
 
-def show_where_to_look(lesson: Lesson | None, sentence: str) -> None:
-    """The lesson's one line on where to look, while its sentence is in the box (and the charts outline its cell)."""
+def show_where_to_look(lesson: Lesson | None, sentence: str, *, quiz: bool = False) -> None:
+    """The lesson's one line on where to look, while its sentence is in the box (and the charts outline its cell).
+    quiz: the page asks the student to guess first, so the line waits for the reveal (show_lesson_line)."""
     if lesson is None or sentence != lesson.sentence:
         st.session_state.pop(_OPEN, None)
         return
     st.session_state[_OPEN] = lesson.slug
+    if quiz:
+        st.info(
+            f"**Lesson: {isolate_arabic(lesson.title)}.** Guess first: where to look appears once you reveal.",
+            icon=":material/target:",
+        )
+        return
+    show_lesson_line()
+
+
+def show_lesson_line() -> None:
+    """The open lesson's line on where to look (nothing when no lesson is open)."""
+    lesson = next((lesson for lesson in LESSONS if lesson.slug == st.session_state.get(_OPEN)), None)
+    if lesson is None:
+        return
     st.info(
         f"**Lesson: {isolate_arabic(lesson.title)}.** Look at: {isolate_arabic(lesson.look_at)}",
         icon=":material/target:",

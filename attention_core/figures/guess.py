@@ -1,0 +1,79 @@
+"""Guess, then reveal: one attention row as bars, the student's guess beside it."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+import torch
+
+from attention_core.figures.heatmaps import ARABIC_FONTS, lean_figure
+from attention_core.figures.marks import MARK_COLOUR
+
+ROW_COLOUR = "#0072B2"  # blue, as the weights' heatmaps
+GUESS_COLOUR = "#E69F00"  # orange (Okabe & Ito): told apart from the blue by colour-blind readers too
+
+
+def guess_bars(
+    row: torch.Tensor,
+    labels: list[str],
+    *,
+    guess: torch.Tensor | None = None,
+    picked: int | None = None,
+    row_name: str = "the model",
+    rtl: bool = False,
+) -> go.Figure:
+    """Bars of the true row (one per word, in the sentence's order: right to left for an Arabic sentence), with the
+    student's drawn shares as a second bar per word, or the picked word's bar outlined in orange."""
+    if len(labels) != len(row):
+        raise ValueError(f"{len(row)} weights for {len(labels)} labels")
+    x = list(range(len(labels)))  # positions, not words: a word typed twice is two bars
+    outline = [3 if i == picked else 0 for i in x]
+    traces: list[dict[str, object]] = [
+        {
+            "type": "bar",
+            "name": row_name,
+            "x": x,
+            "y": row.detach().double().tolist(),
+            "marker": {"color": ROW_COLOUR, "line": {"color": MARK_COLOUR, "width": outline}},
+            "texttemplate": "%{y:.2f}",
+            "textposition": "outside",
+            "hovertemplate": "%{customdata}: %{y:.3f}<extra>" + row_name + "</extra>",
+            "customdata": labels,
+        }
+    ]
+    if guess is not None:
+        traces.append(
+            {
+                "type": "bar",
+                "name": "your guess",
+                "x": x,
+                "y": guess.detach().double().tolist(),
+                "marker": {"color": GUESS_COLOUR},
+                "texttemplate": "%{y:.2f}",
+                "textposition": "outside",
+                "hovertemplate": "%{customdata}: %{y:.3f}<extra>your guess</extra>",
+                "customdata": labels,
+            }
+        )
+    top = max([float(row.max())] + ([float(guess.max())] if guess is not None else []))
+    layout = {
+        "meta": {"rows": [row_name] + (["your guess"] if guess is not None else []), "cols": labels},
+        "barmode": "group",
+        "font": {"family": ARABIC_FONTS, "size": 14},
+        "height": 340,
+        "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
+        "legend": {"orientation": "h", "y": 1.12, "x": 1 if rtl else 0, "xanchor": "right" if rtl else "left"},
+        "xaxis": {
+            "tickmode": "array",
+            "tickvals": x,
+            "ticktext": labels,
+            "autorange": "reversed" if rtl else True,
+            "tickfont": {"size": 15},
+            "tickangle": 0 if len(labels) <= 10 else -60,
+        },
+        # Room above the tallest bar for its number; negative similarities (no softmax) go below 0.
+        "yaxis": {
+            "range": [min(0.0, float(row.min()) * 1.15), top * 1.18 if top > 0 else 1],
+            "side": "right" if rtl else "left",
+        },
+    }
+    return lean_figure(traces, layout)

@@ -1,0 +1,197 @@
+"""Guess, then reveal: the page's heatmaps stay hidden until the student has guessed one row of one head.
+
+A teacher's quiz link (`?heads_quiz=true&heads_quiz_head=L4 H2&heads_quiz_row=it`) fixes the sentence, the head and
+the row word, so a class answers the same question; each student's guess stays in their own session. Once the
+student presses Reveal, the map (their guess outlined), the row as bars and the score appear, and the page below
+opens. Any change that changes the row asked about (another head, word, sentence or setting) hides it again.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+import torch
+
+from attention_core.figures.guess import guess_bars
+from attention_core.figures.heatmaps import MatrixKind, heatmap
+from attention_core.figures.marks import outline_cell
+from attention_core.story.guess_score import PickScore, score_pick, score_shares
+from ui.bidi import isolate
+from ui.lesson_view import show_lesson_line
+from ui.links import link_to_this_view
+from ui.show import chart, plain
+from ui.tokens import place_names
+
+PICK, SHARE = "pick the word it attends to most", "share its attention out"
+MAX_SHARE_WORDS = 16  # one slider per word: more would be a wall of sliders
+SPECIAL = ("[CLS]", "[SEP]")
+
+
+def quiz_asked(page: str) -> bool:
+    """Whether the page's Guess first switch is on, before the switch is drawn (from the session, or on a link's
+    first run from the URL): the lesson line above it must not give the answer away."""
+    key = f"{page}_quiz"
+    return bool(st.session_state[key]) if key in st.session_state else st.query_params.get(key) == "true"
+
+
+def guess_first(page: str) -> bool:
+    """The page's switch, bound to the URL: hide the heatmaps until the student has guessed."""
+    return st.toggle(
+        "Guess first, then reveal",
+        key=f"{page}_quiz",
+        bind="query-params",
+        help="The heatmaps stay hidden: pick a head and a word, guess where it looks, then press Reveal. The link "
+        "under the question gives the whole class the same question.",
+    )
+
+
+def _kept_choice(key: str, n_options: int) -> None:
+    """Forget a remembered index that a new, shorter sentence no longer has (the selectbox would refuse it)."""
+    if st.session_state.get(key) not in (None, *range(n_options)):
+        del st.session_state[key]
+
+
+def guess_then_reveal(
+    page: str,
+    maps: torch.Tensor,
+    map_names: list[str],
+    labels: list[str],
+    rtl: bool,
+    *,
+    kind: MatrixKind = "weights",
+    shares: bool = True,
+) -> bool:
+    """The question, the student's guess and, once revealed, the answer. `maps` (heads × n × n) are the page's
+    attention maps over the drawn `labels`, one per name in `map_names` ("L4 H2"; a single map needs no name).
+    shares: the rows are shares that sum to 1 (softmax on), so a student may draw them. Returns whether this
+    question is revealed: the page draws the rest of itself only then."""
+    st.subheader("Guess first")
+    names = place_names(labels)
+    which, row_column = st.columns(2)
+    head = 0
+    if len(map_names) > 1:
+        _kept_choice(f"{page}_quiz_head", len(map_names))
+        head = which.selectbox(
+            "Head",
+            range(len(map_names)),
+            format_func=map_names.__getitem__,
+            key=f"{page}_quiz_head",
+            bind="query-params",
+        )
+    _kept_choice(f"{page}_quiz_row", len(labels))
+    first_word = next((i for i, label in enumerate(labels) if label not in SPECIAL), 0)
+    row_word = row_column.selectbox(
+        "Row word: where does it look?",
+        range(len(labels)),
+        index=first_word,
+        format_func=names.__getitem__,
+        key=f"{page}_quiz_row",
+        bind="query-params",
+    )
+    row = maps[head, row_word]
+    asked = f"{map_names[head]} · " if len(map_names) > 1 else ""
+    st.markdown(f"**{asked}Which word does {isolate(plain(names[row_word]))} attend to most?**")
+    can_share = shares and len(labels) <= MAX_SHARE_WORDS
+    how = st.radio(
+        "Your guess",
+        [PICK, SHARE] if can_share else [PICK],
+        horizontal=True,
+        key=f"{page}_quiz_how",
+        bind="query-params",
+        help=None if can_share else "Sharing attention out needs softmax on and at most 16 words.",
+    )
+    amounts: list[float] = []
+    picked: int | None = None
+    if how == SHARE:
+        st.caption("Give each word an amount from 0 to 10; they are turned into shares that sum to 1.")
+        columns = st.columns(min(4, len(labels)))
+        amounts = [
+            float(columns[i % len(columns)].slider(names[i], 0, 10, 0, key=f"{page}_quiz_share_{i}"))
+            for i in range(len(labels))
+        ]
+        ready = sum(amounts) > 0
+    else:
+        _kept_choice(f"{page}_quiz_pick", len(labels))
+        picked = st.selectbox(
+            "The word it attends to most",
+            range(len(labels)),
+            index=None,
+            format_func=names.__getitem__,
+            placeholder="Pick a word",
+            key=f"{page}_quiz_pick",
+        )
+        ready = picked is not None
+    question_query = _question(page, map_names[head] if len(map_names) > 1 else None, names[row_word])
+    st.markdown(
+        "[Link to this quiz: the same sentence, head and word for the whole class]"
+        f"({link_to_this_view(page, question_query)})"
+    )
+    # The question is revealed as long as the row asked about stays the same numbers over the same words.
+    question = (map_names[head], row_word, tuple(labels), tuple(round(float(v), 6) for v in row))
+    revealed_key = f"{page}_quiz_revealed"
+    reveal, again = st.columns(2)
+    if reveal.button("Reveal", type="primary", disabled=not ready, key=f"{page}_quiz_reveal"):
+        st.session_state[revealed_key] = question
+    if st.session_state.get(revealed_key) != question or not ready:
+        st.caption("The heatmaps below stay hidden until you reveal.")
+        return False
+    if again.button("Hide it again", key=f"{page}_quiz_hide"):
+        del st.session_state[revealed_key]
+        st.rerun()
+    show_lesson_line()  # an open lesson's line on where to look waited for the reveal
+    _show_answer(page, maps[head], labels, row_word, rtl, kind, picked=picked, amounts=amounts)
+    return True
+
+
+def _question(page: str, head: str | None, row: str) -> dict[str, str]:
+    """The quiz's own parameters, named even at their defaults: the link must fix the question (head: None on a
+    page of one map)."""
+    return {f"{page}_quiz": "true", f"{page}_quiz_row": row} | ({f"{page}_quiz_head": head} if head else {})
+
+
+def _show_answer(
+    page: str,
+    weights: torch.Tensor,
+    labels: list[str],
+    row_word: int,
+    rtl: bool,
+    kind: MatrixKind,
+    *,
+    picked: int | None,
+    amounts: list[float],
+) -> None:
+    row = weights[row_word]
+    names = place_names(labels)
+    guess = None
+    if amounts:
+        drawn = score_shares(row, amounts)
+        score, guess = drawn.pick, drawn.guess
+        picked = drawn.favoured
+    else:
+        assert picked is not None
+        score = score_pick(row, picked)
+    _say_score(score, names, names[picked], guess is not None)
+    if guess is not None:
+        st.markdown(
+            f"Your shares are **{drawn.distance:.2f}** from the true row (half the sum of the differences: 0 is the "
+            "exact row, 1 is nothing in common)."
+        )
+    figure = outline_cell(heatmap(weights, labels, labels, kind=kind, rtl=rtl), row_word, picked)
+    chart(figure, f"{page}_quiz_map")
+    st.caption(f"Outlined: row {isolate(plain(names[row_word]))}, the word you guessed.")
+    chart(
+        guess_bars(row, labels, guess=guess, picked=None if guess is not None else picked, rtl=rtl),
+        f"{page}_quiz_row_bars",
+        table=False,
+    )
+
+
+def _say_score(score: PickScore, names: list[str], guessed: str, drawn: bool) -> None:
+    strongest = " and ".join(isolate(plain(names[i])) for i in score.strongest)
+    yours = "The word your shares favour" if drawn else "Your word"
+    if score.hit:
+        st.success(f"**Hit.** {yours}, {isolate(plain(guessed))}, gets the most: {score.weight:.2f}.")
+    else:
+        st.warning(
+            f"**Not this time.** It attends most to {strongest} ({score.strongest_weight:.2f}). {yours}, "
+            f"{isolate(plain(guessed))}, gets {score.weight:.2f}: rank {score.rank} of {len(names)}."
+        )
