@@ -1,0 +1,148 @@
+"""The Minimal pairs page (AppTest): a shared link with both sentences, its figures against attention_core computed
+directly, the built-in pairs, the head picked, and every bad input."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from streamlit.testing.v1 import AppTest
+
+from attention_core import load_model
+from attention_core.models.word_pieces import shown_attention
+from attention_core.story.minimal_pairs import compare
+from attention_core.story.text import read_sentence, tokenize
+from tests.bad_inputs import BAD_INPUTS
+from tests.conftest import APP, assert_clean, figure_of, values
+from ui.pairs_view import PAIR_TOKENS, PAIRS
+
+HER, HIM = PAIRS["عائشة / أنس (her or him)"]
+
+
+def open_link(**query: str) -> AppTest:
+    at = AppTest.from_file(APP.replace("app.py", "pages/pairs.py"), default_timeout=60)
+    for key, value in query.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def _grid_panels(figure: dict, n: int) -> list[torch.Tensor]:
+    """The three n × n panels (sentence A, sentence B, B − A) of a one-row heatmap_grid, read off its traces."""
+    weights, signed = values(figure, 0), values(figure, 1)
+    (_, left_a), (_, left_b), (_, left_d) = [origin[1:] for origin in figure["layout"]["meta"]["origins"]]
+    return [
+        torch.tensor(weights[:n, left_a : left_a + n]),
+        torch.tensor(weights[:n, left_b : left_b + n]),
+        torch.tensor(signed[:n, left_d : left_d + n]),
+    ]
+
+
+def test_a_shared_link_opens_both_sentences_and_every_figure_is_the_models() -> None:
+    at = open_link(pairs_sentence=HER, pairs_sentence_b=HIM, pairs_head="L3 H3")
+    assert_clean(at)
+    assert at.text_input(key="pairs_sentence").value == HER and at.text_input(key="pairs_sentence_b").value == HIM
+    assert at.selectbox(key="pairs_head").value == "L3 H3"
+    model = load_model()
+    a, b = model.analyze(tokenize(HER)), model.analyze(tokenize(HIM))
+    pair = compare(a.weights, a.labels, b.weights, b.labels)
+    assert torch.allclose(torch.tensor(values(figure_of(at, "pairs_change"))), pair.head_change(), atol=1e-5)
+    picked = figure_of(at, "pairs_picked")
+    assert picked["layout"]["meta"]["panels"] == ["sentence A", "sentence B", "B − A"]
+    was, now, difference = _grid_panels(picked, len(pair.alignment.labels))
+    assert torch.allclose(was, a.weights[2, 2], atol=1e-5) and torch.allclose(now, b.weights[2, 2], atol=1e-5)
+    assert torch.allclose(difference, b.weights[2, 2] - a.weights[2, 2], atol=1e-5)  # nothing left out: all aligned
+    table = at.dataframe[0].value.set_index("word")
+    assert table["in A"].idxmax() == "عنها" and table["in B"].idxmax() == "عنه"
+    assert table.loc["عنها", "in A"] == pytest.approx(dict(model.fill_mask(HER, k=5))["عنها"], abs=1e-6)
+    assert any("First guess in A: \u2067عنها\u2069 (0.81); in B: \u2067عنه\u2069 (0.60)" in c.value for c in at.caption)
+
+
+def test_the_page_starts_on_the_head_that_changed_most_and_another_can_be_picked() -> None:
+    a_text, b_text = PAIRS["يحب / لا يحب (a word added)"]
+    at = open_link(pairs_sentence=a_text, pairs_sentence_b=b_text)
+    assert_clean(at)
+    assert at.selectbox(key="pairs_head").value == "L3 H2"
+    assert any("Left out of the difference" in c.value and "لا" in c.value for c in at.caption)
+    assert figure_of(at, "pairs_picked")["layout"]["meta"]["cols"] == ["[CLS]", "إن", "الله", "يحب", "[MASK]"]
+    at.selectbox(key="pairs_head").set_value("L1 H1").run()
+    assert_clean(at)
+    model = load_model()
+    a, b = model.analyze(tokenize(a_text)), model.analyze(tokenize(b_text))
+    keep_b = [0, 1, 2, 4, 5]  # [CLS] إن الله (لا) يحب [MASK]
+    expected = b.weights[0, 0][keep_b][:, keep_b] - a.weights[0, 0]
+    _, _, difference = _grid_panels(figure_of(at, "pairs_picked"), 5)
+    assert torch.allclose(difference, expected, atol=1e-5)
+
+
+def test_a_built_in_pair_fills_both_boxes_and_english_runs_on_minilm_with_whole_words() -> None:
+    at = open_link(pairs_sentence=HER, pairs_sentence_b=HIM)
+    at.pills(key="pairs_example").set_value("it: too tired / too wide").run()
+    assert_clean(at)
+    tired, wide = PAIRS["it: too tired / too wide"]
+    assert at.text_input(key="pairs_sentence").value == tired and at.text_input(key="pairs_sentence_b").value == wide
+    assert any("Using MiniLM-L6" in c.value for c in at.sidebar.caption)
+    assert figure_of(at, "pairs_picked")["layout"]["meta"]["cols"][-2:] == ["tired / wide", "[SEP]"]
+    assert len(values(figure_of(at, "pairs_change"))) == 6  # 6 layers × 12 heads
+    assert not at.dataframe  # MiniLM makes no guesses
+    at.toggle(key="pairs_special").set_value(False).run()  # [CLS] and [SEP] hidden: still aligned, still clean
+    assert_clean(at)
+    assert "[SEP]" not in figure_of(at, "pairs_picked")["layout"]["meta"]["cols"]
+
+
+def test_the_first_visit_opens_the_first_built_in_pair() -> None:
+    at = open_link()
+    assert_clean(at)
+    assert (at.text_input(key="pairs_sentence").value, at.text_input(key="pairs_sentence_b").value) == next(
+        iter(PAIRS.values())
+    )
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "says"),
+    [
+        ("", HIM, "Sentence A is empty"),
+        (HER, "   ", "Sentence B is empty"),
+        (HER, "The cat sat on the mat", "Sentence A is in Arabic script and sentence B is not"),
+        ("cat dog", "sun moon rain", "share no word"),
+        (HER, HER, "The two sentences are the same"),
+        (HER, "عن أنس رضي الله عنه", "Put a [MASK] in both sentences"),
+    ],
+)
+def test_bad_pairs_get_a_clear_message(a: str, b: str, says: str) -> None:
+    at = open_link(pairs_sentence=a, pairs_sentence_b=b)
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(says in m.value for m in (*at.info, *at.warning)), [m.value for m in (*at.info, *at.warning)]
+
+
+def test_a_long_sentence_is_cut_with_a_notice() -> None:
+    long = " ".join(["the cat sat on the mat"] * 20)
+    at = open_link(pairs_sentence=long, pairs_sentence_b=long.replace("mat", "rug", 1))
+    assert_clean(at)
+    assert any(f"only the first {PAIR_TOKENS} are compared" in w.value for w in at.warning)
+    assert len(figure_of(at, "pairs_picked")["layout"]["meta"]["cols"]) == PAIR_TOKENS + 2  # [CLS] … [SEP]
+
+
+@pytest.mark.parametrize("model", ["automatic", "Arabic"])  # automatic: Latin text goes to MiniLM
+def test_every_bad_input_in_both_boxes_renders_or_says_why(model: str) -> None:
+    at = open_link(pairs_sentence=HER, pairs_sentence_b=HIM)
+    switch = at.radio(key="pairs_model")
+    at = switch.set_value(next(option for option in switch.options if option.startswith(model))).run()
+    for case, text in BAD_INPUTS.items():
+        at.text_input(key="pairs_sentence").input(text)
+        at = at.text_input(key="pairs_sentence_b").input(f"{text} x").run()  # one word added
+        assert not at.exception, (case, [e.value for e in at.exception])
+        if read_sentence(text).is_empty:
+            assert any("Sentence A is empty" in i.value for i in at.info), case
+        for message in (*at.warning, *at.caption, *at.markdown):
+            assert "<img" not in message.value and "<script" not in message.value, (case, message.value)
+
+
+def test_shown_attention_drawn_on_the_page_is_what_the_sidebar_asks() -> None:
+    """The Arabic model with [CLS] hidden: the maps are renormalised over the words, as on Multi-head."""
+    at = open_link(pairs_sentence=HER, pairs_sentence_b=HIM, pairs_special="false")
+    assert_clean(at)
+    model = load_model()
+    a = model.analyze(tokenize(HER))
+    shown = shown_attention(a.weights, a.labels, a.known, a.pieces, show_special=False)
+    was, _, _ = _grid_panels(figure_of(at, "pairs_picked"), len(shown.labels))
+    layer, head = (int(x) - 1 for x in at.selectbox(key="pairs_head").value[1:].split(" H"))
+    assert torch.allclose(was, shown.weights[layer, head], atol=1e-5)
