@@ -415,4 +415,16 @@ LESSONS: list[Lesson] = [
         figures=("pairs_picked",),
         panel="B − A",
     ),
+    Lesson(
+        "Queries and keys: each word next to the word before",
+        "query–key map",
+        "heads",
+        "the quick brown fox jumps over the lazy dog",
+        "Open *Queries and keys on one map*. In MiniLM's layer 1, head 3 every word's query (●) lies next to the key "
+        "(◇) of the word before it: the nearest key for all 8 words from *quick* to *dog*, which is where the head "
+        "looks. W1 and W2 moved the queries one place along from the keys. Switch **trained W1** and **trained W2** "
+        "off: the two clouds become one, each query on its own key, and all 11 tokens attend most to themselves.",
+        {"heads_layer": 1, "heads_head": 3},
+        look_at="The map *Queries and keys on one map*: the query of *fox* beside the key of *brown*.",
+    ),
 ]
