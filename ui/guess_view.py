@@ -183,6 +183,8 @@ def _show_answer(
         f"{page}_quiz_row_bars",
         table=False,
     )
+    yours = "orange: your shares, turned into shares that sum to 1" if guess is not None else "outlined: your word"
+    st.caption(f"Row {isolate(plain(names[row_word]))} as bars: blue, the weight each word gets; {yours}.")
 
 
 def _say_score(score: PickScore, names: list[str], guessed: str, drawn: bool) -> None:
