@@ -3,6 +3,7 @@
 import streamlit as st
 
 from attention_core.models.interface import AttentionModel
+from ui.bidi import isolate_arabic
 from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
 from ui.pairs_view import (
@@ -19,10 +20,12 @@ ensure_app_frame()
 
 st.title("Minimal pairs: change a word, watch the heads")
 st.markdown(
-    "Two sentences that differ in one or two words: *too tired* or *too wide*, السميع or سميع, عائشة or أنس. "
-    "The same model reads both; every head's two attention maps are set side by side on the words the sentences "
-    "share, and their difference B − A shows what the changed word changed elsewhere. Pick a built-in pair or "
-    "type your own."
+    isolate_arabic(
+        "Two sentences that differ in one or two words: *too tired* or *too wide*, السميع or سميع, عائشة or أنس. "
+        "The same model reads both; every head's two attention maps are set side by side on the words the sentences "
+        "share, and their difference B − A shows what the changed word changed elsewhere. Pick a built-in pair or "
+        "type your own."
+    )
 )
 pair = pair_input("pairs")
 if pair is None:
