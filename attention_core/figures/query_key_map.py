@@ -4,7 +4,7 @@ to the keys it attends to most. Built like heatmaps.py's figures (lean_figure); 
 Queries are filled circles and keys open diamonds, in two of Okabe & Ito's colours: told apart by shape alone, as a
 colour-blind student needs. Both axes have the same scale (a unit is as long across as up), so distances on the map
 are true distances on the plane. When queries and keys coincide (W1 and W2 both the identity) each word is labelled
-once, on its query, with its key's diamond around the same point.
+once, above its key's diamond, which rings the query's circle at the same point.
 """
 
 from __future__ import annotations
@@ -87,33 +87,34 @@ _CHARACTER_PX, _LINE_PX, _MARKER_PX = 7.5, 17.0, 7.0  # a 14-px label's width pe
 def place_labels(points: np.ndarray, labels: list[str | None], first: list[str], scale: float) -> list[str]:
     """A textposition for each label (points (m, 2) in data units, `scale` px per unit; None: a point without a
     label), chosen greedily: the first choice (e.g. queries above, keys below) unless its label would cover a label
-    already placed or a point, then the next place in _PLACES order that covers nothing, or the one that covers
+    already placed or a point, then the first place in _PLACES order that covers nothing, or the one that covers
     least. Labels of points drawn on top of each other can still meet: hovering names each point."""
     px = points * scale
     dots = np.concatenate([px - _MARKER_PX, px + _MARKER_PX], axis=1)  # (m, 4) x0, y0, x1, y1 in px
-    taken = np.empty((0, 4))  # the labels' boxes placed so far
+    boxes = np.zeros((len(labels), 4))  # the labels' boxes as placed
     chosen = []
     for i, label in enumerate(labels):
         if label is None:
             chosen.append(first[i])
             continue
-        width, height = _CHARACTER_PX * len(label), _LINE_PX
-        others = np.concatenate([taken, np.delete(dots, i, axis=0)])
-        best, best_overlap, best_box = first[i], np.inf, np.zeros(4)
-        for place in [first[i], *(p for p in _PLACES if p != first[i])]:
-            (wx, hx, rx), (wy, hy, ry) = _PLACES[place]
-            cx = px[i, 0] + wx * width + hx * height + rx * _MARKER_PX
-            cy = px[i, 1] + wy * width + hy * height + ry * _MARKER_PX
-            box = np.array([cx - width / 2, cy - height / 2, cx + width / 2, cy + height / 2])
-            overlap_x = np.clip(np.minimum(box[2], others[:, 2]) - np.maximum(box[0], others[:, 0]), 0, None)
-            overlap_y = np.clip(np.minimum(box[3], others[:, 3]) - np.maximum(box[1], others[:, 1]), 0, None)
-            overlap = float((overlap_x * overlap_y).sum())
-            if overlap < best_overlap:
-                best, best_overlap, best_box = place, overlap, box
-            if overlap == 0.0:
-                break
-        chosen.append(best)
-        taken = np.concatenate([taken, best_box[None]])
+        names = [first[i], *(p for p in _PLACES if p != first[i])]
+        offsets = np.array([_PLACES[name] for name in names])  # (8, 2 (x, y), 3 (width, height, marker))
+        size = np.array([_CHARACTER_PX * len(label), _LINE_PX, _MARKER_PX])
+        centres = px[i] + offsets @ size  # (8, 2)
+        half = size[:2] / 2
+        candidates = np.concatenate([centres - half, centres + half], axis=1)  # (8, 4)
+        others = np.concatenate([boxes[:i][[name is not None for name in labels[:i]]], np.delete(dots, i, axis=0)])
+        overlap_x = np.minimum(candidates[:, None, 2], others[None, :, 2]) - np.maximum(
+            candidates[:, None, 0], others[None, :, 0]
+        )
+        overlap_y = np.minimum(candidates[:, None, 3], others[None, :, 3]) - np.maximum(
+            candidates[:, None, 1], others[None, :, 1]
+        )
+        covered = (overlap_x.clip(0) * overlap_y.clip(0)).sum(1)  # (8,) px² each place would cover
+        free = np.flatnonzero(covered == 0)
+        best = int(free[0]) if free.size else int(covered.argmin())
+        chosen.append(names[best])
+        boxes[i] = candidates[best]
     return chosen
 
 
@@ -140,18 +141,20 @@ def query_key_figure(qk: QueryKeyMap, labels: list[str], *, rtl: bool = False, h
     queries, keys = qk.queries.numpy(), qk.keys.numpy()
     both = np.concatenate([queries, keys])
     x_range, y_range = _range(both[:, 0]), _range(both[:, 1])
-    places = ["top center"] * n + ["bottom center"] * n
+    # One cloud: each word's label goes on its key, the larger marker around the query, and above it.
+    query_text, key_text = (None, text) if qk.same_points else (text, text)
+    places = ["top center"] * n + ["top center" if qk.same_points else "bottom center"] * n
     if text:  # px per unit: both axes share one scale, set by the range that needs the most room
         scale = min(_PLOT_PX[0] / (x_range[1] - x_range[0]), _PLOT_PX[1] / (y_range[1] - y_range[0]))
-        places = place_labels(both, [*text, *([None] * n if qk.same_points else text)], places, scale)
+        places = place_labels(both, [*(query_text or [None] * n), *text], places, scale)
     points = [
         {
             "type": "scatter",
-            "mode": "markers+text" if text else "markers",
+            "mode": "markers+text" if query_text else "markers",
             "name": "query (V1)" + (" = key (V2)" if qk.same_points else ""),
             "x": queries[:, 0],
             "y": queries[:, 1],
-            "text": text,
+            "text": query_text,
             "textposition": places[:n],
             "textfont": {"color": QUERY_TEXT},
             "marker": {"symbol": "circle", "size": 10, "color": QUERY_COLOUR, "line": {"width": 1, "color": "white"}},
@@ -160,13 +163,13 @@ def query_key_figure(qk: QueryKeyMap, labels: list[str], *, rtl: bool = False, h
         },
         {
             "type": "scatter",
-            "mode": "markers+text" if text and not qk.same_points else "markers",
+            "mode": "markers+text" if key_text else "markers",
             "name": "key (V2)",
             "x": keys[:, 0],
             "y": keys[:, 1],
-            "text": None if qk.same_points else text,
+            "text": key_text,
             "textposition": places[n:],
-            "textfont": {"color": KEY_TEXT},
+            "textfont": {"color": QUERY_TEXT if qk.same_points else KEY_TEXT},
             "marker": {"symbol": "diamond-open", "size": 15, "color": KEY_COLOUR, "line": {"width": 2.5}},
             "hovertext": [f"{label}: key (V2)" for label in labels],
             "hoverinfo": "text",

@@ -60,10 +60,13 @@ def principal_axes(points: torch.Tensor, k: int = 2) -> tuple[torch.Tensor, torc
 def strongest_pairs(weights: torch.Tensor, per_query: int) -> tuple[Pair, ...]:
     """Each row's `per_query` largest weights, strongest first (ties: the earlier key), weights > 0 only: a key
     masked out or given nothing is not drawn as a link."""
-    n = weights.shape[1]
-    order = torch.sort(weights, dim=1, descending=True, stable=True).indices[:, : min(per_query, n)]
+    top = torch.sort(weights, dim=1, descending=True, stable=True)
+    keys, values = top.indices[:, :per_query].tolist(), top.values[:, :per_query].tolist()  # (n, k) as lists: fast
     return tuple(
-        (i, int(j), float(weights[i, j])) for i in range(weights.shape[0]) for j in order[i] if weights[i, j] > 0
+        (i, j, w)
+        for i, (row, row_values) in enumerate(zip(keys, values, strict=True))
+        for j, w in zip(row, row_values, strict=True)
+        if w > 0
     )
 
 
