@@ -68,9 +68,9 @@ def test_the_aligned_difference_equals_one_taken_by_hand_from_two_analyses() -> 
     torch.testing.assert_close(pair.difference, by_hand)
     torch.testing.assert_close(pair.difference[1, 2], by_hand[1, 2])  # one head: the same cut
     shared_rows = by_hand[:, :, [0, 1, 3]]  # السميع / سميع's own row left out
-    torch.testing.assert_close(pair.head_change(), shared_rows.abs().amax(dim=(-2, -1)))
+    torch.testing.assert_close(pair.head_change, shared_rows.abs().amax(dim=(-2, -1)))
     row, column = pair.largest_change(1, 1)
-    assert row != 2 and abs(float(by_hand[1, 1, row, column])) == pytest.approx(float(pair.head_change()[1, 1]))
+    assert row != 2 and abs(float(by_hand[1, 1, row, column])) == pytest.approx(float(pair.head_change[1, 1]))
 
 
 def test_the_guesses_of_both_carry_each_words_probability_in_both() -> None:
@@ -118,7 +118,7 @@ def test_her_or_him_the_blank_reads_the_name_less_when_it_is_anas() -> None:
     )
     blank, name = pair.alignment.labels.index("[MASK]"), pair.alignment.labels.index("عائشة / أنس")
     assert (round(float(pair.a[1, 1, blank, name]), 2), round(float(pair.b[1, 1, blank, name]), 2)) == (0.55, 0.25)
-    assert int(pair.head_change().argmax()) == 1 * 4 + 1  # L2 H2 changed most
+    assert int(pair.head_change.argmax()) == 1 * 4 + 1  # L2 H2 changed most
     lesson = next(lesson for lesson in LESSONS if lesson.page == "pairs" and "عنها" in lesson.title)
     assert "عنها ('with her', 0.81)" in lesson.look_for and "عنه ('with him', 0.60)" in lesson.look_for
     assert "عائشة 0.55 and أنس 0.25" in lesson.look_for
@@ -131,7 +131,7 @@ def test_too_tired_or_too_wide_moves_minilms_pronoun_head_most() -> None:
         pytest.skip(str(error))
     tired, wide = PAIRS["it: too tired / too wide"]
     pair = compare(*_drawn(model, tired), *_drawn(model, wide))
-    change = pair.head_change()
+    change = pair.head_change
     assert int(change.argmax()) == 3 * 12 + 1 and round(float(change[3, 1]), 2) == 0.58  # L4 H2, of 72 heads
     it, animal = pair.alignment.labels.index("it"), pair.alignment.labels.index("animal")
     assert (round(float(pair.a[3, 1, it, animal]), 2), round(float(pair.b[3, 1, it, animal]), 2)) == (0.64, 0.27)

@@ -44,7 +44,7 @@ def test_a_shared_link_opens_both_sentences_and_every_figure_is_the_models() -> 
     model = load_model()
     a, b = model.analyze(tokenize(HER)), model.analyze(tokenize(HIM))
     pair = compare(a.weights, a.labels, b.weights, b.labels)
-    assert torch.allclose(torch.tensor(values(figure_of(at, "pairs_change"))), pair.head_change(), atol=1e-5)
+    assert torch.allclose(torch.tensor(values(figure_of(at, "pairs_change"))), pair.head_change, atol=1e-5)
     picked = figure_of(at, "pairs_picked")
     assert picked["layout"]["meta"]["panels"] == ["sentence A", "sentence B", "B − A"]
     was, now, difference = _grid_panels(picked, len(pair.alignment.labels))

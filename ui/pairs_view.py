@@ -13,7 +13,7 @@ from attention_core.figures.head_maps import head_values
 from attention_core.figures.heatmaps import heatmap_grid
 from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
 from attention_core.story.minimal_pairs import PairDifference, compare, pair_guesses
-from attention_core.story.text import CLS, MASK, SEP, ReadSentence, is_right_to_left, read_sentence
+from attention_core.story.text import CLS, MASK, SEP, ReadSentence, Token, is_right_to_left, read_sentence
 from ui.bidi import isolate, isolate_arabic
 from ui.knock_out_view import head_name, parse_head
 from ui.lesson_view import show_where_to_look, start_lesson
@@ -113,13 +113,29 @@ class ComparedPair:
         return all(any(t.norm == MASK for t in analysis.tokens) for analysis in (self.a, self.b))
 
 
+_ANALYSES = "pairs_analyses"  # session key: the last few sentences through the model, so typing B leaves A's alone
+_KEEP = 4  # analyses kept per session: the pair, and the pair before it
+
+
+def _analysis(model: AttentionModel, tokens: list[Token]) -> Analysis:
+    """model.analyze(tokens), reused from this session's last few: a rerun for B (or a sidebar switch) does not read
+    A again. Keyed by the model (and its training step: a model still training is read afresh)."""
+    key = (id(model), model.name, getattr(model, "step", 0), tuple(t.surface for t in tokens))
+    kept: dict[tuple[object, ...], Analysis] = st.session_state.setdefault(_ANALYSES, {})
+    if key not in kept:
+        kept[key] = model.analyze(tokens)
+        while len(kept) > _KEEP:
+            del kept[next(iter(kept))]  # the oldest first (a dict keeps its order)
+    return kept[key]
+
+
 def compare_pair(model: AttentionModel, pair: SentencePair, display: TokenDisplay) -> ComparedPair | None:
     """Both sentences through the model, drawn as the sidebar asks (whole words or pieces, [CLS]/[SEP] or not) and
     aligned; None after saying why when they share no word."""
     analyses = []
     for sentence in (pair.a, pair.b):
         tokens = list(sentence.tokens)
-        analyses.append(model.analyze(tokens))
+        analyses.append(_analysis(model, tokens))
         flag_model_cut(len(tokens), model.words_read(tokens))
         flag_unknown_words(*analyses[-1].pieces.typed_words())
     (weights_a, words_a), (weights_b, words_b) = (drawn_attention(x.weights, x, display) for x in analyses)
@@ -178,7 +194,7 @@ def show_guesses(model: AttentionModel, compared: ComparedPair, k: int = 5) -> N
 
 def show_head_change(compared: ComparedPair, rtl: bool, key: str) -> None:
     """The map of the heads, each coloured by its largest |B − A| on the shared words' rows."""
-    change = compared.drawn.head_change()
+    change = compared.drawn.head_change
     n_heads = change.shape[1]
     ranked = sorted(range(change.numel()), key=lambda i: -float(change.flatten()[i]))[:3]
     top = ", ".join(f"{head_name(i // n_heads, i % n_heads)} ({float(change.flatten()[i]):.2f})" for i in ranked)
@@ -192,7 +208,7 @@ def show_head_change(compared: ComparedPair, rtl: bool, key: str) -> None:
 
 
 def most_changed_head(compared: ComparedPair) -> str:
-    change = compared.drawn.head_change()
+    change = compared.drawn.head_change
     flat = int(change.argmax())
     return head_name(flat // change.shape[1], flat % change.shape[1])
 

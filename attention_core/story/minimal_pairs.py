@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import cached_property
 
 import torch
 
@@ -108,11 +109,12 @@ class PairDifference:
     a: torch.Tensor  # (…, m, m) sentence A's attention on the aligned words
     b: torch.Tensor  # (…, m, m) sentence B's
 
-    @property
+    @cached_property  # a frozen dataclass's cached_property is computed once, on first use
     def difference(self) -> torch.Tensor:
         """(…, m, m) B − A: positive where B's word gives the other more attention than A's."""
         return self.b - self.a
 
+    @cached_property
     def head_change(self) -> torch.Tensor:
         """(…) for every map: the largest |B − A| over the rows of the shared words (all aligned columns). The rows
         of swapped words are left out: a different word reading differently says nothing about the heads."""
