@@ -53,7 +53,8 @@ def map_caption(qk: QueryKeyMap, per_query: int, *, position_bias: bool = False)
     if qk.kept >= 0.9995:
         kept = "The plane keeps all of their variance"
     else:
-        kept = f"The plane keeps {qk.kept:.0%} of their variance (PC1 {first:.0%}, PC2 {second:.0%})"
+        shares = f"PC1 {100 * first:.0f} %, PC2 {100 * second:.0f} %"
+        kept = f"The plane keeps {100 * qk.kept:.0f} % of their variance ({shares})"
     parts = [
         f"The {2 * n} points are centred and projected on the two directions along which they spread most (PCA of "
         f"[V1; V2]). {kept}" + (": this head has one dimension, so the map is a line." if qk.n_axes == 1 else ".")

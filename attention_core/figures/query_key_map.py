@@ -80,7 +80,7 @@ _PLACES = {
     "bottom right": ((0.5, 0.0, 0.7), (0.0, -0.5, -0.7)),
     "bottom left": ((-0.5, 0.0, -0.7), (0.0, -0.5, -0.7)),
 }
-_PLOT_PX = (880, 430)  # the plot area of a full-width map on a 1400-px screen, about (axes and legend taken off)
+_PLOT_PX = (880, -130)  # the plot area of a full-width map on a 1400-px screen: its width, and its height less this
 _CHARACTER_PX, _LINE_PX, _MARKER_PX = 7.5, 17.0, 7.0  # a 14-px label's width per character and height; a marker
 
 
@@ -125,10 +125,11 @@ def _range(values: np.ndarray) -> list[float]:
     return [low - pad, high + pad]
 
 
-def query_key_figure(qk: QueryKeyMap, labels: list[str], *, rtl: bool = False, height: int = 560) -> go.Figure:
+def query_key_figure(qk: QueryKeyMap, labels: list[str], *, rtl: bool = False, height: int | None = None) -> go.Figure:
     """The map of `qk` with each point labelled by its word (labels: one per word, as typed). rtl: the legend starts
     on the right, where a right-to-left reader starts (the plane itself has no reading direction)."""
     n = qk.queries.shape[0]
+    height = height or min(720, 520 + 8 * n)  # more words, more room for their labels
     if len(labels) != n:
         raise ValueError(f"{n} words on the map but {len(labels)} labels")
     strongest = {i: (j, weight) for i, j, weight in reversed(qk.pairs)}  # each query's first (strongest) pair
@@ -145,7 +146,7 @@ def query_key_figure(qk: QueryKeyMap, labels: list[str], *, rtl: bool = False, h
     query_text, key_text = (None, text) if qk.same_points else (text, text)
     places = ["top center"] * n + ["top center" if qk.same_points else "bottom center"] * n
     if text:  # px per unit: both axes share one scale, set by the range that needs the most room
-        scale = min(_PLOT_PX[0] / (x_range[1] - x_range[0]), _PLOT_PX[1] / (y_range[1] - y_range[0]))
+        scale = min(_PLOT_PX[0] / (x_range[1] - x_range[0]), (height + _PLOT_PX[1]) / (y_range[1] - y_range[0]))
         places = place_labels(both, [*(query_text or [None] * n), *text], places, scale)
     points = [
         {
