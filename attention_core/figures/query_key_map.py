@@ -147,8 +147,9 @@ def query_key_figure(qk: QueryKeyMap, labels: list[str], *, rtl: bool = False, h
     places = ["top center"] * n + ["top center" if qk.same_points else "bottom center"] * n
     if text:  # px per unit: both axes share one scale, set by the range that needs the most room
         scale = min(_PLOT_PX[0] / (x_range[1] - x_range[0]), (height + _PLOT_PX[1]) / (y_range[1] - y_range[0]))
-        places = place_labels(both, [*(query_text or [None] * n), *text], places, scale)
-    points = [
+        unlabelled: list[str | None] = [None] * n
+        places = place_labels(both, [*(query_text or unlabelled), *text], places, scale)
+    points: list[dict[str, object]] = [
         {
             "type": "scatter",
             "mode": "markers+text" if query_text else "markers",
