@@ -573,3 +573,32 @@ def test_new_controls_keep_their_labels_whole_in_presentation_mode(server: str, 
     assert page.evaluate(CUT_LABELS) == []
     assert page.locator("[data-testid='stException']").count() == 0
     context.close()
+
+
+def test_a_quiz_link_hides_the_heatmaps_until_reveal_in_an_arabic_browser(server: str, browser: object) -> None:
+    """Issue 15: a lesson's quiz version (ذهب, layer 2, head 1, the second ذهب) opens with no heatmap at all; a
+    guess and Reveal (which reruns the whole page from inside the quiz's fragment) open the map with the guess
+    outlined, the score, the lesson's line and the page's own heatmaps."""
+    lesson = next(lesson for lesson in LESSONS if lesson.title.startswith("ذهب"))
+    context = browser.new_context(viewport={"width": 1400, "height": 1400}, locale="ar")
+    page = context.new_page()
+    page.goto(f"{server}/{lesson.page}?{urlencode(lesson.quiz_query(), doseq=True)}")
+    page.get_by_role("heading", name="Guess first").wait_for(timeout=60_000)
+    page.get_by_text("The heatmaps below stay hidden until you reveal.").wait_for(timeout=30_000)
+    assert page.locator(".js-plotly-plot").count() == 0 and page.get_by_text("Look at:").count() == 0
+    page.locator("[data-testid='stSelectbox']").filter(has_text="The word it attends to most").click()
+    page.keyboard.type("من")
+    page.keyboard.press("Enter")
+    reveal = page.get_by_role("button", name="Reveal", exact=True)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('button')].some(b => b.innerText === 'Reveal' && !b.disabled)"
+    )
+    reveal.click()
+    page.get_by_text("Hit.").wait_for(timeout=30_000)
+    wait_for_charts(page)
+    assert page.get_by_text("Look at:").count() == 1
+    assert page.locator("[class*='st-key-heads_quiz_map'] .shapelayer path").count() == 1  # the guess, outlined
+    page.get_by_role("heading", name="Every layer and head").wait_for(timeout=30_000)  # the page below opened
+    assert page.locator("[data-testid='stException']").count() == 0
+    screenshot(page, "quiz-revealed")
+    context.close()

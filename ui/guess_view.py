@@ -87,9 +87,34 @@ def guess_then_reveal(
         key=f"{page}_quiz_row",
         bind="query-params",
     )
-    row = maps[head, row_word]
     asked = f"{map_names[head]} · " if len(map_names) > 1 else ""
     st.markdown(f"**{asked}Which word does {isolate(plain(names[row_word]))} attend to most?**")
+    question_query = _question(page, map_names[head] if len(map_names) > 1 else None, names[row_word])
+    st.markdown(
+        "[Link to this quiz: the same sentence, head and word for the whole class]"
+        f"({link_to_this_view(page, question_query)})"
+    )
+    # The question stays revealed as long as the row asked about is the same numbers over the same words.
+    row = maps[head, row_word]
+    question = (map_names[head], row_word, tuple(labels), tuple(round(float(v), 6) for v in row))
+    guess_and_answer(page, maps[head], labels, row_word, rtl, kind, shares, question)
+    return st.session_state.get(f"{page}_quiz_revealed") == question
+
+
+# The guess and the answer, in a fragment: a new guess (before or after the reveal) reruns only this part, not the
+# page's heatmaps below; Reveal and Hide rerun the whole page, which shows or hides them.
+@st.fragment
+def guess_and_answer(
+    page: str,
+    weights: torch.Tensor,
+    labels: list[str],
+    row_word: int,
+    rtl: bool,
+    kind: MatrixKind,
+    shares: bool,
+    question: tuple[object, ...],
+) -> None:
+    names = place_names(labels)
     can_share = shares and len(labels) <= MAX_SHARE_WORDS
     how = st.radio(
         "Your guess",
@@ -120,26 +145,23 @@ def guess_then_reveal(
             key=f"{page}_quiz_pick",
         )
         ready = picked is not None
-    question_query = _question(page, map_names[head] if len(map_names) > 1 else None, names[row_word])
-    st.markdown(
-        "[Link to this quiz: the same sentence, head and word for the whole class]"
-        f"({link_to_this_view(page, question_query)})"
-    )
-    # The question is revealed as long as the row asked about stays the same numbers over the same words.
-    question = (map_names[head], row_word, tuple(labels), tuple(round(float(v), 6) for v in row))
     revealed_key = f"{page}_quiz_revealed"
+    revealed = st.session_state.get(revealed_key) == question
     reveal, again = st.columns(2)
-    if reveal.button("Reveal", type="primary", disabled=not ready, key=f"{page}_quiz_reveal"):
+    if reveal.button("Reveal", type="primary", disabled=not ready or revealed, key=f"{page}_quiz_reveal"):
         st.session_state[revealed_key] = question
-    if st.session_state.get(revealed_key) != question or not ready:
+        st.rerun()  # the whole page: its heatmaps below open
+    if not revealed:
         st.caption("The heatmaps below stay hidden until you reveal.")
-        return False
+        return
     if again.button("Hide it again", key=f"{page}_quiz_hide"):
         del st.session_state[revealed_key]
         st.rerun()
     show_lesson_line()  # an open lesson's line on where to look waited for the reveal
-    _show_answer(page, maps[head], labels, row_word, rtl, kind, picked=picked, amounts=amounts)
-    return True
+    if ready:
+        _show_answer(page, weights, labels, row_word, rtl, kind, picked=picked, amounts=amounts)
+    else:
+        st.caption("Make a guess above to see how close it is.")
 
 
 def _question(page: str, head: str | None, row: str) -> dict[str, str]:
