@@ -34,7 +34,13 @@ def figure_of(at: AppTest, key: str) -> dict:
 
 
 def values(figure: dict, trace: int = 0) -> np.ndarray:
-    """A heatmap's z as numbers: Plotly sends a typed array {"dtype", "bdata", "shape"}, or plain lists."""
+    """A heatmap's z as numbers: Plotly sends a typed array {"dtype", "bdata", "shape"}, or plain lists. A scatter
+    (the query–key map) has no z: its points, x then y (without the None between line segments)."""
+    if "z" not in figure["data"][trace]:
+        points = [figure["data"][trace][axis] for axis in ("x", "y")]
+        return np.stack(
+            [values({"data": [{"z": p if isinstance(p, dict) else [v for v in p if v is not None]}]}) for p in points]
+        )
     z = figure["data"][trace]["z"]
     if not isinstance(z, dict):
         return np.asarray(z, dtype=np.float64)
@@ -47,8 +53,8 @@ def word_axes(at: AppTest) -> list[tuple[list[str], list[str]]]:
     """(x labels, y labels) of every word × word heatmap on the page, without the unknown-word mark."""
     axes = []
     for figure in figures(at):
-        x, y = figure["layout"]["xaxis"]["ticktext"], figure["layout"]["yaxis"]["ticktext"]
-        if x == y:
+        x, y = figure["layout"]["xaxis"].get("ticktext"), figure["layout"]["yaxis"].get("ticktext")
+        if x and x == y:  # (a scatter, such as the query–key map, has no word ticks)
             axes.append(([w.removesuffix(UNKNOWN_MARK) for w in x], [w.removesuffix(UNKNOWN_MARK) for w in y]))
     return axes
 

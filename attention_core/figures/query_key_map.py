@@ -195,6 +195,7 @@ def query_key_figure(qk: QueryKeyMap, labels: list[str], *, rtl: bool = False, h
             "range": y_range,
             "scaleanchor": "x",
             "scaleratio": 1,
+            "side": "right" if rtl else "left",  # as every heatmap of a right-to-left sentence
         },
         "hovermode": "closest",
         "plot_bgcolor": "rgba(0,0,0,0)",
