@@ -561,6 +561,7 @@ def test_clicking_a_head_knocks_it_out_and_the_link_to_this_view_carries_it(serv
         "fill_blank?fill_blank_knock_out=L1+H1&fill_blank_causal=true",
         "heads?heads_view=Knock+heads+out&heads_knock_out=L2+H1",
         "heads?heads_view=Follow+a+word+through+the+layers",
+        "heads?heads_qk_lines=2&heads_W1=false&heads_W2=false",  # the query–key map, one cloud
     ],
 )
 def test_new_controls_keep_their_labels_whole_in_presentation_mode(server: str, browser: object, query: str) -> None:
