@@ -7,14 +7,15 @@ from attention_core.story.attention import attend
 from attention_core.story.embeddings import embed_sentence
 from attention_core.story.text import read_sentence
 from ui.examples import DEFAULT_SENTENCE
+from ui.i18n import _
 from ui.navigation import ensure_app_frame
 from ui.show import chart
 
 ensure_app_frame()
 
-st.title("What attention really is")
+st.title(_("What attention really is"))
 st.markdown(
-    """
+    _("""
 Forget *query*, *key* and *value* for a moment.
 
 1. **A sentence is a matrix.** Each of its *n* words is a vector — its word embedding plus a positional
@@ -29,21 +30,23 @@ Forget *query*, *key* and *value* for a moment.
    **Q, K and V**.
 5. **Many heads, many layers.** Several attentions side by side learn different rules; stacked layers learn more
    complex ones.
-"""
+""")
 )
-st.subheader(f"The raw story on “{DEFAULT_SENTENCE}”: one-hot words, no training")
+st.subheader(_("The raw story on “{sentence}”: one-hot words, no training").format(sentence=DEFAULT_SENTENCE))
 sentence = embed_sentence(list(read_sentence(DEFAULT_SENTENCE).tokens), "one-hot", use_position=False)
 raw = attend(sentence.V, scale=False, softmax=False)
 n, d = sentence.V.shape
 st.latex(r"S = V\,V^\top")
-st.caption(f"Shapes: ({n} × {d})·({d} × {n}) = ({n} × {n}): one row and one column per word")
+st.caption(_("Shapes: ({n} × {d})·({d} × {n}) = ({n} × {n}): one row and one column per word").format(n=n, d=d))
 chart(
     figure=heatmap(raw.weights, sentence.labels, sentence.labels, kind="signed", title="V·Vᵀ", height=360),
     key="idea_raw",
 )
 st.caption(
-    "With one-hot vectors a word resembles only itself — “The” and “the” are one word, so they match. "
-    "Real embeddings put similar words close together; try both on the next pages."
+    _(
+        "With one-hot vectors a word resembles only itself — “The” and “the” are one word, so they match. "
+        "Real embeddings put similar words close together; try both on the next pages."
+    )
 )
-st.page_link("pages/similarity.py", label="Similarity: V·Vᵀ on your own sentence", icon="➡️")
-st.page_link("pages/trainable.py", label="Trainable attention: W1, W2, W3 and many heads", icon="➡️")
+st.page_link("pages/similarity.py", label=_("Similarity: V·Vᵀ on your own sentence"), icon="➡️")
+st.page_link("pages/trainable.py", label=_("Trainable attention: W1, W2, W3 and many heads"), icon="➡️")

@@ -9,7 +9,16 @@ import pytest
 
 ROOT = Path(__file__).parents[1]
 # What st.html may be given: fixed CSS constants, and the switches that choose among them.
-FIXED_CSS_NAMES = {"_BIDI_CSS", "_RTL_BROWSER_CSS", "_PRESENTATION_CSS", "RTL_CHIPS_CSS", "presentation", "rtl_browser"}
+FIXED_CSS_NAMES = {
+    "_BIDI_CSS",
+    "_RTL_BROWSER_CSS",
+    "_RTL_INTERFACE_CSS",
+    "_PRESENTATION_CSS",
+    "RTL_CHIPS_CSS",
+    "presentation",
+    "rtl_browser",
+    "right_to_left",
+}
 APP_CODE = sorted(
     [
         ROOT / "app.py",

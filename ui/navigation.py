@@ -13,31 +13,34 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
+from ui.i18n import N_, _, language_switch, right_to_left, settle_language
 from ui.models import MODEL_CREDIT
 from ui.server import limit_malloc_arenas, one_torch_thread
 from ui.style import apply_style, presentation_toggle
 
 limit_malloc_arenas()  # process-wide memory setting, once per process (this module is imported once)
 _FRAMED = "app_frame_seen"  # session key: this session has had its first run
-SIDEBAR_NOTE = (
+SIDEBAR_NOTE = N_(
     "Attention is each word becoming a mix of the words it resembles. Start with raw similarity, "
     "then let attention learn its own views with W1, W2 and W3 (others call them Q, K, V)."
 )
 
 
 def app_pages() -> list[StreamlitPage]:
-    # url_path equals each file's name, so legacy routing and ours agree on every URL.
-    return [
-        st.Page("pages/idea.py", title="The idea", url_path="idea", default=True),
-        st.Page("pages/lessons.py", title="Lessons", url_path="lessons"),
-        st.Page("pages/similarity.py", title="Similarity: V·Vᵀ", url_path="similarity"),
-        st.Page("pages/trainable.py", title="Trainable attention: W1, W2, W3", url_path="trainable"),
-        st.Page("pages/heads.py", title="Multi-head attention", url_path="heads"),
-        st.Page("pages/pairs.py", title="Minimal pairs", url_path="pairs"),
-        st.Page("pages/fill_blank.py", title="Fill the blank", url_path="fill_blank"),
-        st.Page("pages/word_order.py", title="Word order", url_path="word_order"),
-        st.Page("pages/train.py", title="Train your own", url_path="train"),
+    """The pages, their titles in this session's language. url_path equals each file's name, so legacy routing and
+    ours agree on every URL."""
+    pages = [
+        ("idea", N_("The idea")),
+        ("lessons", N_("Lessons")),
+        ("similarity", N_("Similarity: V·Vᵀ")),
+        ("trainable", N_("Trainable attention: W1, W2, W3")),
+        ("heads", N_("Multi-head attention")),
+        ("pairs", N_("Minimal pairs")),
+        ("fill_blank", N_("Fill the blank")),
+        ("word_order", N_("Word order")),
+        ("train", N_("Train your own")),
     ]
+    return [st.Page(f"pages/{path}.py", title=_(title), url_path=path, default=path == "idea") for path, title in pages]
 
 
 # Widget keys (and so URL parameters) start with their page's URL path. Links shared before Fill the blank and
@@ -62,11 +65,13 @@ def frame_app() -> StreamlitPage:
     for old, new in renamed_legacy_parameters(st.query_params.to_dict()).items():
         st.query_params[new] = st.query_params[old]  # before any widget reads the URL
         del st.query_params[old]
-    st.set_page_config(page_title="The attention explainer", page_icon="🔍", layout="wide")
+    settle_language()  # before the page titles are written
+    st.set_page_config(page_title=_("The attention explainer"), page_icon="🔍", layout="wide")
     page = st.navigation(app_pages())
-    apply_style(presentation_toggle())
-    st.sidebar.caption(SIDEBAR_NOTE)
-    st.sidebar.caption(MODEL_CREDIT)
+    language_switch()
+    apply_style(presentation_toggle(), right_to_left=right_to_left())
+    st.sidebar.caption(_(SIDEBAR_NOTE))
+    st.sidebar.caption(_(MODEL_CREDIT))
     return page
 
 

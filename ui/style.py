@@ -40,6 +40,20 @@ _RTL_BROWSER_CSS = """
 [data-testid="stSliderTickBar"] { flex-direction: row-reverse; }
 </style>
 """
+# An Arabic interface reads right to left, the whole page: text, lists, the columns of controls (flex rows follow the
+# direction), tables, the sidebar's content. Formulas stay left to right inside it (KaTeX), and so do the figures:
+# each heatmap already lays out an Arabic sentence right to left and keeps an English one left to right. Arabic
+# letters in the interface use the heatmaps' font (Noto Naskh Arabic), after Streamlit's own for Latin letters.
+_RTL_INTERFACE_CSS = """
+<style>
+[data-testid="stMain"], [data-testid="stSidebarContent"] { direction: rtl; }
+[data-testid="stMarkdownContainer"], [data-testid="stWidgetLabel"], [data-testid="stCaptionContainer"], h1, h2, h3,
+button, [data-baseweb="select"], [data-testid="stAlertContainer"] {
+  font-family: "Source Sans", "Source Sans Pro", "Noto Naskh Arabic", "Noto Sans Arabic", sans-serif;
+}
+.katex-display, .katex, [data-testid="stPlotlyChart"], .js-plotly-plot { direction: ltr; }
+</style>
+"""
 _PRESENTATION_CSS = """
 <style>
 html { font-size: 22px; }
@@ -67,9 +81,16 @@ def browser_reads_right_to_left(locale: str | None) -> bool:
     return (locale or "").split("-")[0].lower() in RTL_LANGUAGES
 
 
-def apply_style(presentation: bool) -> None:
+def apply_style(presentation: bool, *, right_to_left: bool = False) -> None:
+    """The page's CSS: text that finds its own direction, a right-to-left browser's sliders, an interface that reads
+    right to left (Arabic), and presentation mode's larger type."""
     rtl_browser = browser_reads_right_to_left(st.context.locale)
-    st.html(_BIDI_CSS + (_RTL_BROWSER_CSS if rtl_browser else "") + (_PRESENTATION_CSS if presentation else ""))
+    st.html(
+        _BIDI_CSS
+        + (_RTL_BROWSER_CSS if rtl_browser else "")
+        + (_RTL_INTERFACE_CSS if right_to_left else "")
+        + (_PRESENTATION_CSS if presentation else "")
+    )
 
 
 def for_projector(figure: go.Figure) -> go.Figure:
