@@ -13,7 +13,7 @@ from attention_core.figures.head_maps import head_values
 from attention_core.figures.heatmaps import heatmap_grid
 from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
 from attention_core.story.minimal_pairs import PairDifference, compare, pair_guesses
-from attention_core.story.text import CLS, MASK, SEP, ReadSentence, Token, is_right_to_left, read_sentence
+from attention_core.story.text import CLS, MASK, SEP, ReadSentence, Token, read_sentence
 from ui.bidi import isolate, isolate_arabic
 from ui.knock_out_view import head_name, parse_head
 from ui.lesson_view import show_where_to_look, start_lesson
@@ -84,8 +84,7 @@ def pair_input(page: str) -> SentencePair | None:
         args=(page,),
         format_func=isolate_arabic,
     )
-    left, right = st.columns(2)
-    box_a, box_b = (right, left) if is_right_to_left(st.session_state[keys[0]]) else (left, right)  # A read first
+    box_a, box_b = st.columns(2)  # A first in the page's own direction
     box_a.text_input("Sentence A", key=keys[0], max_chars=2000, bind="query-params")
     box_b.text_input("Sentence B: change a word or two", key=keys[1], max_chars=2000, bind="query-params")
     show_where_to_look(lesson, st.session_state[keys[0]])
