@@ -20,6 +20,7 @@ import gettext
 from dataclasses import dataclass
 from pathlib import Path
 
+import plotly.graph_objects as go
 import streamlit as st
 from babel.messages.pofile import read_po
 
@@ -27,6 +28,7 @@ LOCALES = Path(__file__).resolve().parents[1] / "locales"
 LANGUAGES = {"en": "English", "ar": "العربية"}  # the switch's options: each language in its own words
 SOURCE_LANGUAGE = "en"  # the language the code is written in
 LANGUAGE_KEY = "lang"  # session key and URL parameter: ?lang=ar
+_SWITCH_KEY = "language_switch"  # the sidebar switch's own key
 RIGHT_TO_LEFT = frozenset({"ar"})
 
 
@@ -64,9 +66,39 @@ def catalog(language: str) -> Catalog:
     return Catalog(singular, plural, plural_form)
 
 
+def translated_figure(figure: go.Figure) -> go.Figure:
+    """The figure with the words attention_core.figures wrote (marked there with its own N_) in this session's
+    language: its title, axis and colour-bar titles, legend and trace names, hover templates and annotations. Tick
+    labels are the sentence's words, or labels the app passed in already translated. In place: every figure is built
+    afresh on each run, and a copy of a large one costs as much as building it (docs/speed.md)."""
+    if language() == SOURCE_LANGUAGE:
+        return figure
+    translated = figure
+    layout = translated.layout
+    if layout.title.text:
+        layout.title.text = _(layout.title.text)
+    for axis in (layout.xaxis, layout.yaxis):
+        if axis.title.text:
+            axis.title.text = _(axis.title.text)
+    if layout.legend.title.text:
+        layout.legend.title.text = _(layout.legend.title.text)
+    for annotation in layout.annotations:
+        if annotation.text:
+            annotation.text = _(annotation.text)
+    for trace in translated.data:
+        if getattr(trace, "name", None):
+            trace.name = _(trace.name)
+        if getattr(trace, "hovertemplate", None):
+            trace.hovertemplate = _(trace.hovertemplate)
+        colorbar = getattr(trace, "colorbar", None)
+        if colorbar is not None and colorbar.title.text:
+            colorbar.title.text = _(colorbar.title.text)
+    return translated
+
+
 def language() -> str:
     """This session's language: the switch's value, a link's ?lang=, or English."""
-    chosen = st.session_state.get(LANGUAGE_KEY) or st.query_params.get(LANGUAGE_KEY)
+    chosen = st.session_state.get(LANGUAGE_KEY)
     return chosen if chosen in LANGUAGES else SOURCE_LANGUAGE
 
 
@@ -99,28 +131,44 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 
 def settle_language() -> None:
-    """Before anything is drawn: a session's first visit without ?lang= follows the browser's language
-    (st.context.locale), written into the URL at once, so the address bar and every link built from it name the
-    language; a ?lang= for a language the app does not have is dropped."""
-    if st.query_params.get(LANGUAGE_KEY) not in (None, *LANGUAGES):
+    """Before anything is drawn, every run: the language a link names (?lang=ar) wins; without one, the session's
+    (or, on a first visit, the browser's language, st.context.locale) is written into the URL, so the address bar
+    and every link built from it name it, also after a page switch cleared the query. A ?lang= for a language the
+    app does not have is dropped."""
+    linked = st.query_params.get(LANGUAGE_KEY)
+    if linked is not None and linked not in LANGUAGES:
         del st.query_params[LANGUAGE_KEY]
-    if LANGUAGE_KEY not in st.session_state and LANGUAGE_KEY not in st.query_params:
+        linked = None
+    if linked is not None:
+        st.session_state[LANGUAGE_KEY] = linked
+        return
+    if LANGUAGE_KEY not in st.session_state:
         browser = (st.context.locale or "").split("-")[0].lower()  # "ar-EG" → "ar"
-        if browser in LANGUAGES and browser != SOURCE_LANGUAGE:
-            st.query_params[LANGUAGE_KEY] = browser
-            st.session_state[LANGUAGE_KEY] = browser  # the switch reads a link's value, not one set in this run
+        st.session_state[LANGUAGE_KEY] = browser if browser in LANGUAGES else SOURCE_LANGUAGE
+    if st.session_state[LANGUAGE_KEY] != SOURCE_LANGUAGE:
+        st.query_params[LANGUAGE_KEY] = st.session_state[LANGUAGE_KEY]
+
+
+def _switched() -> None:
+    chosen = st.session_state[_SWITCH_KEY] or SOURCE_LANGUAGE
+    st.session_state[LANGUAGE_KEY] = chosen
+    if chosen == SOURCE_LANGUAGE:
+        del st.query_params[LANGUAGE_KEY]
+    else:
+        st.query_params[LANGUAGE_KEY] = chosen
 
 
 def language_switch() -> str:
-    """The sidebar's switch, English / العربية, bound to the URL (?lang=ar), so a teacher's link opens in Arabic."""
-    return str(
-        st.sidebar.segmented_control(
-            "Language · اللغة",
-            list(LANGUAGES),
-            format_func=LANGUAGES.__getitem__,
-            default=SOURCE_LANGUAGE,
-            key=LANGUAGE_KEY,
-            bind="query-params",
-            required=True,
-        )
+    """The sidebar's switch, English / العربية. The language lives in the session and in the URL (?lang=ar, not
+    bound as widgets are: a bound switch would put its label, العربية, in the link), so a teacher's link opens in
+    Arabic."""
+    st.session_state[_SWITCH_KEY] = language()
+    st.sidebar.segmented_control(
+        "Language · اللغة",
+        list(LANGUAGES),
+        format_func=LANGUAGES.__getitem__,
+        key=_SWITCH_KEY,
+        on_change=_switched,
+        required=True,
     )
+    return language()

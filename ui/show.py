@@ -13,6 +13,7 @@ from streamlit.delta_generator import DeltaGenerator
 from attention_core.figures.heatmaps import CAPTIONS, figure_table, heatmap_grid
 from attention_core.models.knock_out_effects import GuessChange
 from attention_core.models.word_pieces import neighbour_blocks, pool_to_words
+from ui.i18n import translated_figure
 from ui.lesson_view import mark_lesson_cell
 from ui.style import for_projector
 
@@ -31,7 +32,7 @@ def chart(figure: go.Figure, key: str, where: DeltaGenerator | None = None, *, t
     (table=False: no CSV, for a map of labels such as the heads' roles). Files are named after the figure's title
     or its key, e.g. attention-similarity_A.png."""
     where = where or st.container()
-    figure = for_projector(mark_lesson_cell(figure, key))  # an open lesson's cell is outlined
+    figure = for_projector(mark_lesson_cell(translated_figure(figure), key))  # an open lesson's cell is outlined
     title = figure.layout.title.text or key
     name = "attention-" + (re.sub(r"[^\w]+", "-", title, flags=re.UNICODE).strip("-") or key)
     where.plotly_chart(
