@@ -146,3 +146,14 @@ def test_shown_attention_drawn_on_the_page_is_what_the_sidebar_asks() -> None:
     was, _, _ = _grid_panels(figure_of(at, "pairs_picked"), len(shown.labels))
     layer, head = (int(x) - 1 for x in at.selectbox(key="pairs_head").value[1:].split(" H"))
     assert torch.allclose(was, shown.weights[layer, head], atol=1e-5)
+
+
+def test_a_head_of_another_models_shape_gives_way_to_the_most_changed_one() -> None:
+    at = open_link()  # the English pair: MiniLM, 6 × 12 heads
+    at.selectbox(key="pairs_head").set_value("L6 H12").run()
+    at.pills(key="pairs_example").set_value("عائشة / أنس (her or him)").run()  # the Arabic model: 3 × 4 heads
+    assert_clean(at)
+    assert at.selectbox(key="pairs_head").value == "L2 H2"
+    linked = open_link(pairs_sentence=HER, pairs_sentence_b=HIM, pairs_head="L6 H12")  # a link naming no such head
+    assert_clean(linked)
+    assert linked.selectbox(key="pairs_head").value == "L2 H2"
