@@ -49,8 +49,9 @@ def test_every_marked_string_has_its_translation_with_the_same_placeholders(lang
 
 
 def python_files() -> list[Path]:
-    folders = [ROOT / "pages", ROOT / "ui", ROOT / "attention_core" / "figures"]
-    return [ROOT / "app.py", *(path for folder in folders for path in sorted(folder.glob("*.py")))]
+    folders = [ROOT / "pages", ROOT / "ui"]
+    package = sorted((ROOT / "attention_core").rglob("*.py"))
+    return [ROOT / "app.py", *(path for folder in folders for path in sorted(folder.glob("*.py"))), *package]
 
 
 @pytest.mark.parametrize("path", python_files(), ids=lambda path: str(path.relative_to(ROOT)))

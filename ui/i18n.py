@@ -67,7 +67,7 @@ def catalog(language: str) -> Catalog:
 
 
 def translated_figure(figure: go.Figure) -> go.Figure:
-    """The figure with the words attention_core.figures wrote (marked there with its own N_) in this session's
+    """The figure with the words attention_core.figures wrote (marked there with attention_core.words.N_) in this session's
     language: its title, axis and colour-bar titles, legend and trace names, hover templates and annotations. Tick
     labels are the sentence's words, or labels the app passed in already translated. In place: every figure is built
     afresh on each run, and a copy of a large one costs as much as building it (docs/speed.md)."""
