@@ -24,6 +24,8 @@ import plotly.graph_objects as go
 import streamlit as st
 from babel.messages.pofile import read_po
 
+from attention_core.words import Worded
+
 LOCALES = Path(__file__).resolve().parents[1] / "locales"
 LANGUAGES = {"en": "English", "ar": "العربية"}  # the switch's options: each language in its own words
 SOURCE_LANGUAGE = "en"  # the language the code is written in
@@ -67,10 +69,10 @@ def catalog(language: str) -> Catalog:
 
 
 def translated_figure(figure: go.Figure) -> go.Figure:
-    """The figure with the words attention_core.figures wrote (marked there with attention_core.words.N_) in this session's
-    language: its title, axis and colour-bar titles, legend and trace names, hover templates and annotations. Tick
-    labels are the sentence's words, or labels the app passed in already translated. In place: every figure is built
-    afresh on each run, and a copy of a large one costs as much as building it (docs/speed.md)."""
+    """The figure with the words attention_core.figures wrote (marked there with attention_core.words.N_) in this
+    session's language: its title, axis and colour-bar titles, legend and trace names, hover templates and
+    annotations. Tick labels are the sentence's words, or labels the app passed in already translated. In place: every
+    figure is built afresh on each run, and a copy of a large one costs as much as building it (docs/speed.md)."""
     if language() == SOURCE_LANGUAGE:
         return figure
     translated = figure
@@ -118,6 +120,18 @@ def _(message: str) -> str:
 def N_(message: str) -> str:
     """Marks a message for the catalog without translating it now (gettext's name): translate it where it is drawn."""
     return message
+
+
+def say(text: object) -> str:
+    """A sentence the package wrote for a reader (attention_core.words.Worded, or an error raised with one) in this
+    session's language: its template translated, its values filled in again (a Worded value translated too). Any
+    other text (a library's own message) as it is."""
+    if isinstance(text, BaseException):
+        text = text.args[0] if len(text.args) == 1 else str(text)
+    if isinstance(text, Worded):
+        values = {name: say(value) if isinstance(value, Worded) else value for name, value in text.values.items()}
+        return _(text.template).format(**values)
+    return str(text)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
