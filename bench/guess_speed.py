@@ -8,7 +8,9 @@ page: "fragment" is what a student waits for after a guess (the budgets: 50 ms a
 at 32 pieces); Reveal reruns the whole page ("median ms" of a revealed case is close to that).
 Measured, each after the quiz switch is on (and, for "revealed", after a guess and Reveal): picking another word
 while the answer is hidden (the page stops before its heatmaps), the same once revealed (the whole page, plus the
-quiz's map and bars), and moving a share slider once revealed. Tables and columns as in bench/heads_apart_speed.py.
+quiz's map and bars), and moving a share slider once revealed. Also the rest of issue 15's interactions: the
+causal switches of Similarity, Trainable attention and Fill the blank, and Word order's swap. Tables and columns as
+in bench/heads_apart_speed.py.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 import heads_apart_speed as bench  # noqa: E402 — bench/ is on the path
 from english_speed import english_sentence  # noqa: E402
 from heads_apart_speed import Act, Case, say  # noqa: E402
-from interaction_speed import git_state, quran_sentence  # noqa: E402
+from interaction_speed import git_state, quran_sentence, with_blank  # noqa: E402
 
 SHARE = "share its attention out"
 
@@ -68,6 +70,31 @@ def open_page(case: Case) -> object:
     return at
 
 
+def toggle(key: str) -> Act:
+    return lambda at, i: at.toggle(key=key).set_value(i % 2 == 0).run()
+
+
+def swap_with(at: object, i: int) -> object:
+    box = at.selectbox(key="word_order_swap_b")  # type: ignore[attr-defined]
+    return box.set_value(box.options[3 + i % 2]).run()
+
+
+def swapping(at: object, i: int) -> object:
+    return at.radio(key="word_order_how").set_value("swapping two words").run()  # type: ignore[attr-defined]
+
+
+def look_ahead_and_order_cases() -> list[Case]:
+    """Points 4 and 5 of issue 15: the causal switches (one more pass when on) and the word swap."""
+    arabic = quran_sentence(32)
+    ar = "Arabic 32 words"
+    return [
+        Case("similarity", ar, arabic, "causal switch", toggle("similarity_causal"), 50, None),
+        Case("trainable", ar, arabic, "causal switch", toggle("trainable_causal"), 50, None),
+        Case("fill_blank", ar, with_blank(arabic), "causal switch", toggle("fill_blank_causal"), 50, None),
+        Case("word_order", ar, arabic, "swap another word", swap_with, 50, None, (swapping,)),
+    ]
+
+
 def quiz_cases() -> list[Case]:
     arabic, english = quran_sentence(32), english_sentence(32)
     ar, en = "Arabic 32 words", "MiniLM 32 pieces"
@@ -92,7 +119,7 @@ def quiz_cases() -> list[Case]:
             "heads", "Arabic 12 words", short, "move a share, revealed", slide("heads"), 50, "guess_and_answer", hidden
         )
     )
-    return cases
+    return cases + look_ahead_and_order_cases()
 
 
 def main() -> None:
@@ -103,6 +130,7 @@ def main() -> None:
     args = parser.parse_args()
     import torch
 
+    torch.set_num_threads(1)  # as the server's page runs compute (ui.server.one_torch_thread, called by app.py's frame)
     say(
         f"# guess_speed — {time.strftime('%Y-%m-%d %H:%M')}, {git_state()}, {os.cpu_count()} CPUs, torch threads "
         f"{torch.get_num_threads()}, load average {os.getloadavg()[0]:.2f}"
