@@ -4,6 +4,7 @@ import streamlit as st
 
 from attention_core.models.interface import AttentionModel
 from ui.bidi import isolate_arabic
+from ui.i18n import _
 from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
 from ui.pairs_view import (
@@ -18,13 +19,15 @@ from ui.tokens import say_how_tokens_are_drawn, token_display
 
 ensure_app_frame()
 
-st.title("Minimal pairs: change a word, watch the heads")
+st.title(_("Minimal pairs: change a word, watch the heads"))
 st.markdown(
     isolate_arabic(
-        "Two sentences that differ in one or two words: *too tired* or *too wide*, السميع or سميع, عائشة or أنس. "
-        "The same model reads both; every head's two attention maps are set side by side on the words the sentences "
-        "share, and their difference B − A shows what the changed word changed elsewhere. Pick a built-in pair or "
-        "type your own."
+        _(
+            "Two sentences that differ in one or two words: *too tired* or *too wide*, السميع or سميع, عائشة or أنس. "
+            "The same model reads both; every head's two attention maps are set side by side on the words the sentences "
+            "share, and their difference B − A shows what the changed word changed elsewhere. Pick a built-in pair or "
+            "type your own."
+        )
     )
 )
 pair = pair_input("pairs")
@@ -36,18 +39,18 @@ compared = compare_pair(model, pair, display)
 if compared is None:
     st.stop()
 if compared.drawn.alignment.is_identical:
-    st.info("The two sentences are the same: every difference is 0. Change a word or two of sentence B.")
+    st.info(_("The two sentences are the same: every difference is 0. Change a word or two of sentence B."))
 say_how_tokens_are_drawn(compared.a, display)
 show_guesses(model, compared)
 
-st.subheader("Which heads changed")
+st.subheader(_("Which heads changed"))
 show_head_change(compared, pair.rtl, "pairs_change")
 
 
 # One head's A | B | B − A in a fragment: picking another head reruns only this part.
 @st.fragment
 def one_head(compared: ComparedPair, model: AttentionModel, rtl: bool) -> None:
-    st.subheader("One head, both sentences")
+    st.subheader(_("One head, both sentences"))
     show_picked_head(compared, model, rtl, "pairs")
 
 

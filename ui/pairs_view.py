@@ -15,6 +15,7 @@ from attention_core.models.interface import Analysis, AttentionModel, MaskedWord
 from attention_core.story.minimal_pairs import PairDifference, compare, pair_guesses
 from attention_core.story.text import CLS, MASK, SEP, ReadSentence, Token, read_sentence
 from ui.bidi import isolate, isolate_arabic
+from ui.i18n import N_, _
 from ui.knock_out_view import head_name, parse_head
 from ui.lesson_view import show_where_to_look, start_lesson
 from ui.models import AUTOMATIC
@@ -25,15 +26,15 @@ PAIR_TOKENS = 64  # words and marks compared per sentence: a minimal pair is two
 KEPT = "kept_sentence"  # ui.controls' key of the sentence that follows the user from page to page
 # Built-in pairs (what each shows, with the numbers, is in docs/minimal-pairs.md; tests/test_minimal_pairs.py holds
 # the models to it).
-PAIRS: dict[str, tuple[str, str]] = {
-    "it: too tired / too wide": (
+PAIRS: dict[str, tuple[str, str]] = {  # keys: the pills' values, shown translated
+    N_("it: too tired / too wide"): (
         "The animal didn't cross the street because it was too tired",
         "The animal didn't cross the street because it was too wide",
     ),
-    "السميع / سميع (the article agrees)": ("إنه هو السميع [MASK]", "إنه سميع [MASK]"),
-    "عائشة / أنس (her or him)": ("عن عائشة رضي الله [MASK]", "عن أنس رضي الله [MASK]"),
-    "الذين / الذي (they or he)": ("يا أيها الذين [MASK]", "يا أيها الذي [MASK]"),
-    "يحب / لا يحب (a word added)": ("إن الله يحب [MASK]", "إن الله لا يحب [MASK]"),
+    N_("السميع / سميع (the article agrees)"): ("إنه هو السميع [MASK]", "إنه سميع [MASK]"),
+    N_("عائشة / أنس (her or him)"): ("عن عائشة رضي الله [MASK]", "عن أنس رضي الله [MASK]"),
+    N_("الذين / الذي (they or he)"): ("يا أيها الذين [MASK]", "يا أيها الذي [MASK]"),
+    N_("يحب / لا يحب (a word added)"): ("إن الله يحب [MASK]", "إن الله لا يحب [MASK]"),
 }
 
 
@@ -57,11 +58,13 @@ def _use_pair(page: str) -> None:
 def _read(text: str, name: str) -> ReadSentence | None:
     sentence = read_sentence(text, PAIR_TOKENS)
     if sentence.is_empty:
-        st.info(f"Sentence {name} is empty: type it, or pick a built-in pair above.")
+        st.info(_("Sentence {name} is empty: type it, or pick a built-in pair above.").format(name=name))
         return None
     if sentence.was_cut:
         st.warning(
-            f"Sentence {name} has {sentence.n_typed:,} words and marks; only the first {sentence.limit} are compared."
+            _("Sentence {name} has {n:,} words and marks; only the first {limit} are compared.").format(
+                name=name, n=sentence.n_typed, limit=sentence.limit
+            )
         )
     return sentence
 
@@ -77,16 +80,16 @@ def pair_input(page: str) -> SentencePair | None:
                 st.query_params[key] = default
             st.session_state[key] = st.query_params[key]
     st.pills(
-        "Built-in pairs",
+        _("Built-in pairs"),
         list(PAIRS),
         key=f"{page}_example",
         on_change=_use_pair,
         args=(page,),
-        format_func=isolate_arabic,
+        format_func=lambda pair: isolate_arabic(_(pair)),
     )
     box_a, box_b = st.columns(2)  # A first in the page's own direction
-    box_a.text_input("Sentence A", key=keys[0], max_chars=2000, bind="query-params")
-    box_b.text_input("Sentence B: change a word or two", key=keys[1], max_chars=2000, bind="query-params")
+    box_a.text_input(_("Sentence A"), key=keys[0], max_chars=2000, bind="query-params")
+    box_b.text_input(_("Sentence B: change a word or two"), key=keys[1], max_chars=2000, bind="query-params")
     show_where_to_look(lesson, st.session_state[keys[0]])
     a, b = _read(st.session_state[keys[0]], "A"), _read(st.session_state[keys[1]], "B")
     if a is None or b is None:
@@ -94,9 +97,11 @@ def pair_input(page: str) -> SentencePair | None:
     if a.rtl != b.rtl:
         arabic, other = ("A", "B") if a.rtl else ("B", "A")
         st.warning(
-            f"Sentence {arabic} is in Arabic script and sentence {other} is not. Both sentences must be read by the "
-            "same model (Arabic script goes to the Arabic model, anything else to the English one), so a pair is "
-            "two sentences in one language: change a word or two of one sentence to make the other."
+            _(
+                "Sentence {arabic} is in Arabic script and sentence {other} is not. Both sentences must be read by the "
+                "same model (Arabic script goes to the Arabic model, anything else to the English one), so a pair is "
+                "two sentences in one language: change a word or two of one sentence to make the other."
+            ).format(arabic=arabic, other=other)
         )
         return None
     return SentencePair(a, b)
@@ -142,8 +147,10 @@ def compare_pair(model: AttentionModel, pair: SentencePair, display: TokenDispla
     shared = [w for w, s in zip(drawn.alignment.labels, drawn.alignment.shared, strict=True) if s]
     if not [w for w in shared if w not in (CLS, SEP)]:
         st.warning(
-            "The two sentences share no word, so no cell of one map can be set against a cell of the other. A "
-            "minimal pair keeps the sentence and changes one or two words: start from a built-in pair above."
+            _(
+                "The two sentences share no word, so no cell of one map can be set against a cell of the other. A "
+                "minimal pair keeps the sentence and changes one or two words: start from a built-in pair above."
+            )
         )
         return None
     return ComparedPair(analyses[0], analyses[1], drawn)
@@ -153,16 +160,16 @@ def left_out_note(compared: ComparedPair) -> str:
     """One sentence naming the words that have no partner in the other sentence, or ""."""
     alignment = compared.drawn.alignment
     parts = [
-        f"{', '.join(isolate(plain(w)) for w in words)} (only in {name})"
+        _("{words} (only in {name})").format(words=", ".join(isolate(plain(w)) for w in words), name=name)
         for name, words in (("A", alignment.only_a), ("B", alignment.only_b))
         if words
     ]
     if not parts:
         return ""
-    return (
-        f"Left out of the difference, with no partner in the other sentence: {'; '.join(parts)}. Every word after "
-        "an added word sits one place further on, so heads that read by distance change too."
-    )
+    return _(
+        "Left out of the difference, with no partner in the other sentence: {parts}. Every word after an added word "
+        "sits one place further on, so heads that read by distance change too."
+    ).format(parts="; ".join(parts))
 
 
 def show_guesses(model: AttentionModel, compared: ComparedPair, k: int = 5) -> None:
@@ -173,21 +180,30 @@ def show_guesses(model: AttentionModel, compared: ComparedPair, k: int = 5) -> N
         return
     if not isinstance(model, MaskedWordModel):
         st.caption(
-            "This model has no masked-word head (MiniLM), so it makes no guesses for the [MASK]: only the Arabic "
-            "model or your own do."
+            _(
+                "This model has no masked-word head (MiniLM), so it makes no guesses for the [MASK]: only the Arabic "
+                "model or your own do."
+            )
         )
         return
     if not all(blanks):
-        st.info("Put a [MASK] in both sentences to compare the model's guesses for it.")
+        st.info(_("Put a [MASK] in both sentences to compare the model's guesses for it."))
         return
-    st.subheader("The guesses for the [MASK]")
+    st.subheader(_("The guesses for the [MASK]"))
     changes = pair_guesses(model, compared.a, compared.b, k)
-    guess_change_table(changes, "in A", "in B")
+    guess_change_table(changes, _("in A"), _("in B"))
     first_a, first_b = changes[0], max(changes, key=lambda c: c.after)
     st.caption(
-        f"Each sentence's top {k}, each word with its probability in both; change = B − A. First guess in A: "
-        f"{isolate(plain(first_a.word))} ({first_a.before:.2f}); in B: {isolate(plain(first_b.word))} "
-        f"({first_b.after:.2f})."
+        _(
+            "Each sentence's top {k}, each word with its probability in both; change = B − A. First guess in A: "
+            "{first_a} ({p_a:.2f}); in B: {first_b} ({p_b:.2f})."
+        ).format(
+            k=k,
+            first_a=isolate(plain(first_a.word)),
+            p_a=first_a.before,
+            first_b=isolate(plain(first_b.word)),
+            p_b=first_b.after,
+        )
     )
 
 
@@ -197,12 +213,15 @@ def show_head_change(compared: ComparedPair, rtl: bool, key: str) -> None:
     n_heads = change.shape[1]
     ranked = sorted(range(change.numel()), key=lambda i: -float(change.flatten()[i]))[:3]
     top = ", ".join(f"{head_name(i // n_heads, i % n_heads)} ({float(change.flatten()[i]):.2f})" for i in ranked)
-    chart(head_values(change, scale_title="largest |B − A|", signed=False, rtl=rtl, largest=1.0), key)
+    chart(head_values(change, scale_title=_("largest |B − A|"), signed=False, rtl=rtl, largest=1.0), key)
     note = left_out_note(compared)
     st.caption(
-        "Each cell: the largest change |B − A| of one attention weight of that head, over the rows of the words the "
-        "two sentences share (a swapped word's own row is left out: a different word reads differently anyway). "
-        f"Changed most: {top}." + (f" {note}" if note else "")
+        _(
+            "Each cell: the largest change |B − A| of one attention weight of that head, over the rows of the words "
+            "the two sentences share (a swapped word's own row is left out: a different word reads differently "
+            "anyway). Changed most: {top}."
+        ).format(top=top)
+        + (f" {note}" if note else "")
     )
 
 
@@ -220,12 +239,12 @@ def show_picked_head(compared: ComparedPair, model: AttentionModel, rtl: bool, p
     if st.session_state.get(key) not in (None, *options):  # a head of another model's shape
         del st.session_state[key]
     picked = st.selectbox(
-        f"A head ({model.n_layers} layers × {model.n_heads} heads)",
+        _("A head ({layers} layers × {heads} heads)").format(layers=model.n_layers, heads=model.n_heads),
         options,
         index=options.index(most_changed_head(compared)),
         key=key,
         bind="query-params",
-        help="Starts on the head that changed most.",
+        help=_("Starts on the head that changed most."),
     )
     layer, head = parse_head(picked)
     drawn = compared.drawn
@@ -235,7 +254,7 @@ def show_picked_head(compared: ComparedPair, model: AttentionModel, rtl: bool, p
         torch.stack(panels)[None],
         labels,
         row_names=[""],
-        column_names=["sentence A", "sentence B", "B − A"],
+        column_names=[_("sentence A"), _("sentence B"), "B − A"],
         rtl=rtl,
         panel_height=380,
         signed=frozenset({(0, 2)}),
@@ -244,7 +263,15 @@ def show_picked_head(compared: ComparedPair, model: AttentionModel, rtl: bool, p
     row, column = drawn.largest_change(layer, head)
     was, now = float(drawn.a[layer, head, row, column]), float(drawn.b[layer, head, row, column])
     st.caption(
-        f"{picked}, on the words the two sentences share (a swapped pair is one row and column, named a / b). In "
-        f"B − A, blue is where B's word looks more, red less. Its largest change on a shared word's row: row "
-        f"{isolate(plain(labels[row]))}, column {isolate(plain(labels[column]))}: {was:.2f} in A → {now:.2f} in B."
+        _(
+            "{head}, on the words the two sentences share (a swapped pair is one row and column, named a / b). In "
+            "B − A, blue is where B's word looks more, red less. Its largest change on a shared word's row: row "
+            "{row}, column {column}: {was:.2f} in A → {now:.2f} in B."
+        ).format(
+            head=picked,
+            row=isolate(plain(labels[row])),
+            column=isolate(plain(labels[column])),
+            was=was,
+            now=now,
+        )
     )
