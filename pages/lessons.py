@@ -6,39 +6,48 @@ import streamlit as st
 
 from ui.bidi import isolate, isolate_arabic
 from ui.examples import LESSONS
+from ui.i18n import _
 from ui.lesson_view import forget_opened_lesson
 from ui.navigation import ensure_app_frame
 from ui.style import PRESENTATION_KEY
 
 ensure_app_frame()
 
-st.title("Lessons: sentences that show something")
+st.title(_("Lessons: sentences that show something"))
 st.markdown(
-    "Each lesson opens a page with a sentence and the settings that show one idea: repetition, agreement, "
-    "negation, a word with two meanings, word order, heads with rules — in the Arabic model trained here and in "
-    "MiniLM, a pretrained English transformer. Every lesson is also a link to share: it reopens exactly that "
-    "view. The claims below are checked against the models by the test suite."
+    _(
+        "Each lesson opens a page with a sentence and the settings that show one idea: repetition, agreement, "
+        "negation, a word with two meanings, word order, heads with rules — in the Arabic model trained here and in "
+        "MiniLM, a pretrained English transformer. Every lesson is also a link to share: it reopens exactly that "
+        "view. The claims below are checked against the models by the test suite."
+    )
 )
 forget_opened_lesson()  # a lesson opened from here starts clean, even one opened before
-topics = sorted({lesson.topic for lesson in LESSONS})
+topics = sorted({lesson.topic for lesson in LESSONS}, key=_)  # English values (tests, the session), shown translated
 # Nothing picked shows every lesson; picking topics narrows the gallery to them.
-chosen = st.pills("Topics (pick some to see only those)", topics, selection_mode="multi", key="lessons_topics")
+chosen = st.pills(
+    _("Topics (pick some to see only those)"), topics, selection_mode="multi", format_func=_, key="lessons_topics"
+)
 
 
 columns = st.columns(2)
 shown = [lesson for lesson in LESSONS if not chosen or lesson.topic in chosen]
 for index, lesson in enumerate(shown):
     with columns[index % 2].container(border=True):
-        st.markdown(f"**{isolate_arabic(lesson.title)}** · *{lesson.topic}*")
+        st.markdown(f"**{isolate_arabic(_(lesson.title))}** · *{_(lesson.topic)}*")
         st.text(isolate(lesson.sentence))  # plain text: a sentence is never read as Markdown
-        st.markdown(isolate_arabic(lesson.look_for))
+        st.markdown(isolate_arabic(_(lesson.look_for)))
         query = lesson.query() | ({PRESENTATION_KEY: "true"} if st.session_state.get(PRESENTATION_KEY) else {})
         # A page link, not a button and st.switch_page: switching pages clears the URL's query, which Streamlit
         # refuses while a widget (presentation mode) is bound to it. The link carries the lesson in its query.
         # One under the other, not side by side: on a projector's larger type the label was cut in a column.
-        st.page_link(f"pages/{lesson.page}.py", label="Open this lesson", icon=":material/school:", query_params=query)
-        st.markdown(f"[Link to share]({lesson.page}?{urlencode(query, doseq=True)})")
+        st.page_link(
+            f"pages/{lesson.page}.py", label=_("Open this lesson"), icon=":material/school:", query_params=query
+        )
+        share = _("Link to share")  # (a marker inside an f-string is invisible to the catalog's extraction)
+        st.markdown(f"[{share}]({lesson.page}?{urlencode(query, doseq=True)})")
         quiz = lesson.quiz_query()
         if quiz is not None:  # the same lesson as a question: guess where the word looks, then reveal
             quiz |= {PRESENTATION_KEY: "true"} if st.session_state.get(PRESENTATION_KEY) else {}
-            st.markdown(f"[Quiz version: guess first]({lesson.page}?{urlencode(quiz, doseq=True)})")
+            label = _("Quiz version: guess first")
+            st.markdown(f"[{label}]({lesson.page}?{urlencode(quiz, doseq=True)})")

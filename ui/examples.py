@@ -6,21 +6,23 @@ import re
 from dataclasses import dataclass, field
 
 from attention_core.story.text import tokenize
+from ui.i18n import N_
 
 DEFAULT_SENTENCE = "The cat is on the mat"
 FILL_BLANK_SENTENCE = "إن الله على كل شيء [MASK]"  # Fill the blank's first sentence: only Arabic has a model there
 
+# The chips: label (marked, translated where drawn) → the sentence it puts in the box (never translated).
 EXAMPLES: dict[str, str] = {
-    "The cat is on the mat": "The cat is on the mat",
-    "The cat sat on the mat and the dog sat on the cat": "The cat sat on the mat and the dog sat on the cat",
-    "القطة على السجادة (the cat is on the mat)": "القطة على السجادة",
-    "ذهب الطالب إلى المدرسة (the student went to school)": "ذَهَبَ الطالبُ إلى المدرسةِ",
-    "الكتاب على الطاولة والقلم على الكتاب (the book on the table, the pen on the book)": (
+    N_("The cat is on the mat"): "The cat is on the mat",
+    N_("The cat sat on the mat and the dog sat on the cat"): "The cat sat on the mat and the dog sat on the cat",
+    N_("القطة على السجادة (the cat is on the mat)"): "القطة على السجادة",
+    N_("ذهب الطالب إلى المدرسة (the student went to school)"): "ذَهَبَ الطالبُ إلى المدرسةِ",
+    N_("الكتاب على الطاولة والقلم على الكتاب (the book on the table, the pen on the book)"): (
         "الكتاب على الطاولة والقلم على الكتاب"
     ),
-    "بسم الله الرحمن الرحيم (Qurʾān 1:1)": "بِسْمِ ٱللَّهِ ٱلرَّحْمَٰنِ ٱلرَّحِيمِ",
-    "ان الله على كل شيء [MASK] (fill the blank)": "إن الله على كل شيء [MASK]",
-    "الذين يؤمنون بالغيب (Qurʾān 2:3, held out from training)": (
+    N_("بسم الله الرحمن الرحيم (Qurʾān 1:1)"): "بِسْمِ ٱللَّهِ ٱلرَّحْمَٰنِ ٱلرَّحِيمِ",
+    N_("ان الله على كل شيء [MASK] (fill the blank)"): "إن الله على كل شيء [MASK]",
+    N_("الذين يؤمنون بالغيب (Qurʾān 2:3, held out from training)"): (
         "الذين يؤمنون بالغيب ويقيمون الصلاة ومما رزقناهم ينفقون"
     ),
 }
@@ -107,274 +109,323 @@ def _in_url(value: object) -> str | list[str]:
 
 LESSONS: list[Lesson] = [
     Lesson(
-        "A word meets itself",
-        "repetition",
+        N_("A word meets itself"),
+        N_("repetition"),
         "similarity",
         "the cat sat on the mat and the dog sat on the cat",
-        "With one-hot vectors and no positions, V·Vᵀ is 1 exactly where two words are the same word: raw "
-        "similarity knows identity and nothing else. The three rows of *the* are equal, and so are their mixes.",
+        N_(
+            "With one-hot vectors and no positions, V·Vᵀ is 1 exactly where two words are the same word: raw "
+            "similarity knows identity and nothing else. The three rows of *the* are equal, and so are their mixes."
+        ),
         {"similarity_embedding": "one-hot", "similarity_position": False},
-        look_at="Row *the*, column the second *the*, in the similarities: the same word, so the same value as the "
-        "diagonal.",
+        look_at=N_(
+            "Row *the*, column the second *the*, in the similarities: the same word, so the same value as the diagonal."
+        ),
         cell=Cell("the", "the", column_nth=2),
         figures=("similarity_S",),
     ),
     Lesson(
-        "الكتاب twice: same word, two places",
-        "repetition",
+        N_("الكتاب twice: same word, two places"),
+        N_("repetition"),
         "similarity",
         "الكتاب على الطاولة والقلم على الكتاب",
-        "Trained vectors, positions off: the two الكتاب rows are identical. Switch **Add positional encoding** on "
-        "and they separate — position is the only thing that tells two copies of a word apart.",
+        N_(
+            "Trained vectors, positions off: the two الكتاب rows are identical. Switch **Add positional encoding** on "
+            "and they separate — position is the only thing that tells two copies of a word apart."
+        ),
         {"similarity_embedding": "trained model", "similarity_position": False, "similarity_metric": "cosine"},
-        look_at="Row الكتاب, column the second الكتاب, in the similarities: the two copies are one vector.",
+        look_at=N_("Row الكتاب, column the second الكتاب, in the similarities: the two copies are one vector."),
         cell=Cell("الكتاب", "الكتاب", column_nth=2),
         figures=("similarity_S",),
     ),
     Lesson(
-        "One word, two meanings: bank",
-        "two meanings",
+        N_("One word, two meanings: bank"),
+        N_("two meanings"),
         "similarity",
         "I sat on the bank of the river then went to the bank to get money",
-        "Both *bank*s get the same vector, so their rows of V·Vᵀ and their attended mixes are the same: raw "
-        "similarity cannot tell a river bank from a money bank. Only learned heads that read the neighbours can "
-        "(next lesson, in Arabic).",
+        N_(
+            "Both *bank*s get the same vector, so their rows of V·Vᵀ and their attended mixes are the same: raw "
+            "similarity cannot tell a river bank from a money bank. Only learned heads that read the neighbours can "
+            "(next lesson, in Arabic)."
+        ),
         {"similarity_embedding": "random", "similarity_position": False, "similarity_softmax": True},
-        look_at="Row *bank*, column the second *bank*: the two banks are one word to raw similarity.",
+        look_at=N_("Row *bank*, column the second *bank*: the two banks are one word to raw similarity."),
         cell=Cell("bank", "bank", column_nth=2),
         figures=("similarity_S", "similarity_A"),
     ),
     Lesson(
-        "ذهب: 'went' and 'gold'",
-        "two meanings",
+        N_("ذهب: 'went' and 'gold'"),
+        N_("two meanings"),
         "heads",
         "ذهب الله بنورهم ولهم اساور من ذهب",
-        "The two ذهب enter the model as one vector; after layer 1 they are already apart, and layer 2 reads them "
-        "differently. Layer 2, head 1 reads the word before: the verb ذهب (went) has none and rests on [CLS] "
-        "(0.95), the noun ذهب (gold) reads من (0.49). Head 2 reads the word after: the verb reads its subject "
-        "الله (0.70).",
+        N_(
+            "The two ذهب enter the model as one vector; after layer 1 they are already apart, and layer 2 reads them "
+            "differently. Layer 2, head 1 reads the word before: the verb ذهب (went) has none and rests on [CLS] "
+            "(0.95), the noun ذهب (gold) reads من (0.49). Head 2 reads the word after: the verb reads its subject "
+            "الله (0.70)."
+        ),
         {"heads_layer": 2, "heads_head": 1},
-        look_at="Row ذهب (the second one: gold), column من, in layer 2, head 1.",
+        look_at=N_("Row ذهب (the second one: gold), column من, in layer 2, head 1."),
         cell=Cell("ذهب", "من", row_nth=2),
         figures=("heads_grid", "heads_picked"),
         panel="L2 H1",
     ),
     Lesson(
-        "Agreement: the article agrees",
-        "agreement",
+        N_("Agreement: the article agrees"),
+        N_("agreement"),
         "fill_blank",
         "إنه هو السميع [MASK]",
-        "After the definite السميع the model guesses the definite العليم. Open the next lesson: after the "
-        "indefinite سميع it guesses عليم. The blank learned the agreement by reading the word before it.",
+        N_(
+            "After the definite السميع the model guesses the definite العليم. Open the next lesson: after the "
+            "indefinite سميع it guesses عليم. The blank learned the agreement by reading the word before it."
+        ),
         expected_guess="العليم",
-        look_at="Row *layer 1 · head 1*, column السميع: where the blank looked, one head at a time.",
+        look_at=N_("Row *layer 1 · head 1*, column السميع: where the blank looked, one head at a time."),
         cell=Cell("layer 1 · head 1", "السميع"),
         figures=("fill_blank_attention",),
     ),
     Lesson(
-        "Agreement: no article, no article",
-        "agreement",
+        N_("Agreement: no article, no article"),
+        N_("agreement"),
         "fill_blank",
         "إنه سميع [MASK]",
-        "The same pair without the article: the guess is the indefinite عليم.",
+        N_("The same pair without the article: the guess is the indefinite عليم."),
         expected_guess="عليم",
-        look_at="Row *layer 1 · head 1*, column سميع: the word before the blank.",
+        look_at=N_("Row *layer 1 · head 1*, column سميع: the word before the blank."),
         cell=Cell("layer 1 · head 1", "سميع"),
         figures=("fill_blank_attention",),
     ),
     Lesson(
-        "Negation: لا ريب فيه",
-        "negation",
+        N_("Negation: لا ريب فيه"),
+        N_("negation"),
         "fill_blank",
         "ذلك الكتاب لا [MASK] فيه",
-        "The model completes Qurʾān 2:2 with ريب ('no doubt in it'): the blank reads the negation لا before it "
-        "and فيه after it (rows L1 H1: 0.79 on لا, and L1 H2: 0.88 on فيه).",
+        N_(
+            "The model completes Qurʾān 2:2 with ريب ('no doubt in it'): the blank reads the negation لا before it "
+            "and فيه after it (rows L1 H1: 0.79 on لا, and L1 H2: 0.88 on فيه)."
+        ),
         expected_guess="ريب",
-        look_at="Row *layer 1 · head 1*, column لا; then the row below it, column فيه.",
+        look_at=N_("Row *layer 1 · head 1*, column لا; then the row below it, column فيه."),
         cell=Cell("layer 1 · head 1", "لا"),
         figures=("fill_blank_attention",),
     ),
     Lesson(
-        "Negation: لا إله إلا هو",
-        "negation",
+        N_("Negation: لا إله إلا هو"),
+        N_("negation"),
         "fill_blank",
         "لا [MASK] إلا هو",
-        "Between لا and إلا the model is almost certain: إله. A formula the heads learned from the words around "
-        "the blank on both sides.",
+        N_(
+            "Between لا and إلا the model is almost certain: إله. A formula the heads learned from the words around "
+            "the blank on both sides."
+        ),
         expected_guess="إله",
-        look_at="Row *layer 1 · head 1*, column لا; then the row below it, column إلا.",
+        look_at=N_("Row *layer 1 · head 1*, column لا; then the row below it, column إلا."),
         cell=Cell("layer 1 · head 1", "لا"),
         figures=("fill_blank_attention",),
     ),
     Lesson(
-        "A previous-word head and a next-word head",
-        "heads",
+        N_("A previous-word head and a next-word head"),
+        N_("heads"),
         "heads",
         "قل هو الله احد",
-        "Layer 1, head 1 sends every word to the word before it (0.40–0.96); head 2 to the word after (0.57–0.85). "
-        "Switch W1 and W2 off: head 1 still reads the word before (0.86–0.90). In this model the rule lives in the "
-        "learned position bias, not in W1 and W2 — MiniLM's previous-word head has no such bias and loses its rule "
-        "without its W's (0.07).",
+        N_(
+            "Layer 1, head 1 sends every word to the word before it (0.40–0.96); head 2 to the word after (0.57–0.85). "
+            "Switch W1 and W2 off: head 1 still reads the word before (0.86–0.90). In this model the rule lives in the "
+            "learned position bias, not in W1 and W2 — MiniLM's previous-word head has no such bias and loses its rule "
+            "without its W's (0.07)."
+        ),
         {"heads_layer": 1, "heads_head": 1},
-        look_at="Row الله, column هو, in layer 1, head 1: each word reads the word before it.",
+        look_at=N_("Row الله, column هو, in layer 1, head 1: each word reads the word before it."),
         cell=Cell("الله", "هو"),
         figures=("heads_grid", "heads_picked"),
         panel="L1 H1",
     ),
     Lesson(
-        "It: the animal or the street? (1)",
-        "pretrained English heads",
+        N_("It: the animal or the street? (1)"),
+        N_("pretrained English heads"),
         "heads",
         "The animal didn't cross the street because it was too tired",
-        "MiniLM, pretrained on English. Layer 4, head 2 sends *it* to *animal* (0.64), and so does layer 6, head "
-        "12 (0.65): heads that resolve a pronoun. Switch **trained W1** off and the link is gone (0.04): the rule "
-        "lives in the learned query matrix. Then open the next lesson, where only the last word changes.",
+        N_(
+            "MiniLM, pretrained on English. Layer 4, head 2 sends *it* to *animal* (0.64), and so does layer 6, head "
+            "12 (0.65): heads that resolve a pronoun. Switch **trained W1** off and the link is gone (0.04): the rule "
+            "lives in the learned query matrix. Then open the next lesson, where only the last word changes."
+        ),
         {"heads_layer": 4, "heads_head": 2},
-        look_at="Row *it*, column *animal*, in layer 4, head 2.",
+        look_at=N_("Row *it*, column *animal*, in layer 4, head 2."),
         cell=Cell("it", "animal"),
         figures=("heads_grid", "heads_picked"),
         panel="L4 H2",
     ),
     Lesson(
-        "It: the animal or the street? (2)",
-        "pretrained English heads",
+        N_("It: the animal or the street? (2)"),
+        N_("pretrained English heads"),
         "heads",
         "The animal didn't cross the street because it was too wide",
-        "Now it is the street that is too wide. Layer 4, head 2 lets go of *animal* (0.64 → 0.27) while layer 6, "
-        "head 12 still says *animal* (0.50): one head reads the meaning, the other does not — real heads are "
-        "partial rules, not a grammar book.",
+        N_(
+            "Now it is the street that is too wide. Layer 4, head 2 lets go of *animal* (0.64 → 0.27) while layer 6, "
+            "head 12 still says *animal* (0.50): one head reads the meaning, the other does not — real heads are "
+            "partial rules, not a grammar book."
+        ),
         {"heads_layer": 4, "heads_head": 2},
-        look_at="Row *it*, column *animal*, in layer 4, head 2.",
+        look_at=N_("Row *it*, column *animal*, in layer 4, head 2."),
         cell=Cell("it", "animal"),
         figures=("heads_grid", "heads_picked"),
         panel="L4 H2",
     ),
     Lesson(
-        "A head that reads the word before",
-        "pretrained English heads",
+        N_("A head that reads the word before"),
+        N_("pretrained English heads"),
         "heads",
         "the quick brown fox jumps over the lazy dog",
-        "Layer 1, head 3 of MiniLM sends every word to the word just before it (1.00 on every row). Switch "
-        "**trained W1** and **trained W2** off: 0.07. Nothing in raw similarity knows about *before*; the two "
-        "learned matrices read it off the position vectors. Layer 2, head 9 does the opposite: the word after (0.62).",
+        N_(
+            "Layer 1, head 3 of MiniLM sends every word to the word just before it (1.00 on every row). Switch "
+            "**trained W1** and **trained W2** off: 0.07. Nothing in raw similarity knows about *before*; the two "
+            "learned matrices read it off the position vectors. Layer 2, head 9 does the opposite: the word after "
+            "(0.62)."
+        ),
         {"heads_layer": 1, "heads_head": 3},
-        look_at="Row *fox*, column *brown*, in layer 1, head 3: each word reads the word before it.",
+        look_at=N_("Row *fox*, column *brown*, in layer 1, head 3: each word reads the word before it."),
         cell=Cell("fox", "brown"),
         figures=("heads_grid", "heads_picked"),
         panel="L1 H3",
     ),
     Lesson(
-        "Where attention rests: the [CLS] sink",
-        "pretrained English heads",
+        N_("Where attention rests: the [CLS] sink"),
+        N_("pretrained English heads"),
         "heads",
         "the quick brown fox jumps over the lazy dog",
-        "In the grid, most heads of layers 2 to 5 have a dark first column: over half of all attention (53%) goes to "
-        "[CLS], 92% in layer 5, head 6. A head with nothing to look for parks its attention there. Switch **Show "
-        "[CLS] and [SEP]** off: each row is renormalised over the real words, and what those heads do see appears.",
+        N_(
+            "In the grid, most heads of layers 2 to 5 have a dark first column: over half of all attention (53%) goes "
+            "to [CLS], 92% in layer 5, head 6. A head with nothing to look for parks its attention there. Switch "
+            "**Show [CLS] and [SEP]** off: each row is renormalised over the real words, and what those heads do see "
+            "appears."
+        ),
         {"heads_layer": 5, "heads_head": 6, "heads_special": True},
-        look_at="Row *fox*, column *[CLS]*, in layer 5, head 6: the first column, where the head parks its attention.",
+        look_at=N_(
+            "Row *fox*, column *[CLS]*, in layer 5, head 6: the first column, where the head parks its attention."
+        ),
         cell=Cell("fox", "[CLS]"),
         figures=("heads_grid", "heads_picked"),
         panel="L5 H6",
     ),
     Lesson(
-        "Knock out the word before: agreement is lost",
-        "knocking heads out",
+        N_("Knock out the word before: agreement is lost"),
+        N_("knocking heads out"),
         "fill_blank",
         "إنه سميع [MASK]",
-        "With every head the blank after the indefinite سميع is the indefinite عليم (0.56). Switch off layer 1, "
-        "head 1, the head that reads the word before, and عليم falls to 0.01: the first guess becomes حكيم (0.06), "
-        "a word that fits after سميع far less often. Switch off head 2 (the word after) instead: عليم stays first "
-        "(0.45). Press **Rank every head**: L1 H1 matters most.",
+        N_(
+            "With every head the blank after the indefinite سميع is the indefinite عليم (0.56). Switch off layer 1, "
+            "head 1, the head that reads the word before, and عليم falls to 0.01: the first guess becomes حكيم (0.06), "
+            "a word that fits after سميع far less often. Switch off head 2 (the word after) instead: عليم stays first "
+            "(0.45). Press **Rank every head**: L1 H1 matters most."
+        ),
         {"fill_blank_knock_out": ["L1 H1"]},
         expected_guess="عليم",
         expected_after="حكيم",
-        look_at="The table under *Switch heads off*: عليم with every head and without L1 H1; below it, row L1 H1 "
-        "of the blank's attention: all on سميع.",
+        look_at=N_(
+            "The table under *Switch heads off*: عليم with every head and without L1 H1; below it, row L1 H1 "
+            "of the blank's attention: all on سميع."
+        ),
         cell=Cell("L1 H1", "سميع"),
         figures=("fill_blank_knock_out_weights_every",),
     ),
     Lesson(
-        "Two heads back each other up: لا ريب فيه",
-        "knocking heads out",
+        N_("Two heads back each other up: لا ريب فيه"),
+        N_("knocking heads out"),
         "fill_blank",
         "ذلك الكتاب لا [MASK] فيه",
-        "ريب (0.96) has a head on each side: layer 1, head 1 reads لا before the blank, head 2 reads فيه after it. "
-        "Knock out either one alone and ريب stays first (0.75 without head 1, 0.38 without head 2). Knock out "
-        "both, as this link does, and ريب falls to 0.07: the first guess becomes فهم. One head is not the rule; "
-        "the heads share it.",
+        N_(
+            "ريب (0.96) has a head on each side: layer 1, head 1 reads لا before the blank, head 2 reads فيه after it. "
+            "Knock out either one alone and ريب stays first (0.75 without head 1, 0.38 without head 2). Knock out "
+            "both, as this link does, and ريب falls to 0.07: the first guess becomes فهم. One head is not the rule; "
+            "the heads share it."
+        ),
         {"fill_blank_knock_out": ["L1 H1", "L1 H2"]},
         expected_guess="ريب",
         expected_after="فهم",
-        look_at="The table under *Switch heads off*; below it, row L1 H2 of the blank's attention: on فيه. Then "
-        "remove one of the two heads from the list.",
+        look_at=N_(
+            "The table under *Switch heads off*; below it, row L1 H2 of the blank's attention: on فيه. Then "
+            "remove one of the two heads from the list."
+        ),
         cell=Cell("L1 H2", "فيه"),
         figures=("fill_blank_knock_out_weights_every",),
     ),
     Lesson(
-        "A pronoun head the model can do without",
-        "knocking heads out",
+        N_("A pronoun head the model can do without"),
+        N_("knocking heads out"),
         "heads",
         "The animal didn't cross the street because it was too tired",
-        "MiniLM's layer 4, head 2 sends *it* to *animal* (0.64). Knock it out, as this link does: the later "
-        "pronoun head, layer 6, head 12, still sends *it* to *animal* (0.65 → 0.62), and no later head moves more "
-        "than 3 % of its attention. Press **Rank every head**: L4 H2 ranks 34th of 72 for the sentence's final "
-        "vectors, the top heads are in layer 6. A head that looks meaningful is not always one the model needs.",
+        N_(
+            "MiniLM's layer 4, head 2 sends *it* to *animal* (0.64). Knock it out, as this link does: the later "
+            "pronoun head, layer 6, head 12, still sends *it* to *animal* (0.65 → 0.62), and no later head moves more "
+            "than 3 % of its attention. Press **Rank every head**: L4 H2 ranks 34th of 72 for the sentence's final "
+            "vectors, the top heads are in layer 6. A head that looks meaningful is not always one the model needs."
+        ),
         {"heads_view": "Knock heads out", "heads_knock_out": ["L4 H2"], "heads_knock_out_view": "L6 H12"},
-        look_at="Row *it*, column *animal*, in the panel *heads knocked out* of L6 H12.",
+        look_at=N_("Row *it*, column *animal*, in the panel *heads knocked out* of L6 H12."),
         cell=Cell("it", "animal"),
         figures=("heads_knock_out_head",),
         panel="heads knocked out",
     ),
     Lesson(
-        "Through all the layers: what the blank keeps of itself",
-        "through the layers",
+        N_("Through all the layers: what the blank keeps of itself"),
+        N_("through the layers"),
         "fill_blank",
         "إنه سميع [MASK]",
-        "The river below the guesses, switched to *all layers combined* (attention rollout), as this link does. In "
-        "each layer alone the blank hardly reads itself (0.10, 0.02, 0.03: switch to *this layer*), yet after three "
-        "layers 41 % of what it holds is still its own input, and سميع gives 24 %: rollout counts the residual path "
-        "that every layer adds back. Attention is not the whole explanation: the feed-forward layers move "
-        "information too, and neither view sees them.",
+        N_(
+            "The river below the guesses, switched to *all layers combined* (attention rollout), as this link does. In "
+            "each layer alone the blank hardly reads itself (0.10, 0.02, 0.03: switch to *this layer*), yet after "
+            "three layers 41 % of what it holds is still its own input, and سميع gives 24 %: rollout counts the "
+            "residual path that every layer adds back. Attention is not the whole explanation: the feed-forward layers "
+            "move information too, and neither view sees them."
+        ),
         {"fill_blank_flow": "all layers combined (rollout)"},
         expected_guess="عليم",
-        look_at="The river under *Where the blank's information came from*: row layer 3, column سميع.",
+        look_at=N_("The river under *Where the blank's information came from*: row layer 3, column سميع."),
         cell=Cell("layer 3", "سميع"),
         figures=("fill_blank_river",),
     ),
     Lesson(
-        "Can the blank look ahead? لا ريب فيه without فيه",
-        "looking ahead",
+        N_("Can the blank look ahead? لا ريب فيه without فيه"),
+        N_("looking ahead"),
         "fill_blank",
         "ذلك الكتاب لا [MASK] فيه",
-        "Reading both sides, the model is sure: ريب (0.96). Switch on *Hide the words after the blank*, as this link "
-        "does: every word now reads only the words before it, as a text generator reads, and ريب falls to 0.01; the "
-        "first guess becomes تعلمون (0.23). The masked-word task let the model use the words after the blank, and "
-        "it did.",
+        N_(
+            "Reading both sides, the model is sure: ريب (0.96). Switch on *Hide the words after the blank*, as this "
+            "link does: every word now reads only the words before it, as a text generator reads, and ريب falls to "
+            "0.01; the first guess becomes تعلمون (0.23). The masked-word task let the model use the words after the "
+            "blank, and it did."
+        ),
         {"fill_blank_causal": True},
         expected_guess="ريب",
-        look_at="The table under the switch *Hide the words after the blank*: ريب reading both sides and only the "
-        "words before.",
+        look_at=N_(
+            "The table under the switch *Hide the words after the blank*: ريب reading both sides and only the "
+            "words before."
+        ),
     ),
     Lesson(
-        "Without positions, order does not matter",
-        "word order",
+        N_("Without positions, order does not matter"),
+        N_("word order"),
         "word_order",
         "the dog bit the man",
-        "Press **Shuffle the words**: with the positional encoding off, the shuffled sentence's similarities are "
-        "the same numbers moved around (the largest change is 0.0000). Switch positions on and they change.",
+        N_(
+            "Press **Shuffle the words**: with the positional encoding off, the shuffled sentence's similarities are "
+            "the same numbers moved around (the largest change is 0.0000). Switch positions on and they change."
+        ),
         {"word_order_position": False},
-        look_at="The number under the three heatmaps: *Largest change once the shuffle is undone*.",
+        look_at=N_("The number under the three heatmaps: *Largest change once the shuffle is undone*."),
     ),
     Lesson(
-        "Who bit whom? Swap dog and man",
-        "word order",
+        N_("Who bit whom? Swap dog and man"),
+        N_("word order"),
         "word_order",
         "the dog bit the man",
-        "This link swaps *dog* and *man*: *the man bit the dog*, with seeded random word vectors. With the positional "
-        "encoding off, the difference heatmap is white and the largest change is 0.0000: the two sentences are one "
-        "bag of words. Switch **Add positional encoding** on: each word now carries its place, and who bit whom "
-        "becomes visible.",
+        N_(
+            "This link swaps *dog* and *man*: *the man bit the dog*, with seeded random word vectors. With the "
+            "positional encoding off, the difference heatmap is white and the largest change is 0.0000: the two "
+            "sentences are one bag of words. Switch **Add positional encoding** on: each word now carries its place, "
+            "and who bit whom becomes visible."
+        ),
         {
             "word_order_embedding": "random",
             "word_order_position": False,
@@ -382,49 +433,59 @@ LESSONS: list[Lesson] = [
             "word_order_swap_a": "dog",
             "word_order_swap_b": "man",
         },
-        look_at="The heatmap *Put back − as typed* and the number under it: *Largest change once the shuffle is "
-        "undone*.",
+        look_at=N_(
+            "The heatmap *Put back − as typed* and the number under it: *Largest change once the shuffle is undone*."
+        ),
     ),
     Lesson(
-        "Minimal pair: too tired or too wide",
-        "minimal pairs",
+        N_("Minimal pair: too tired or too wide"),
+        N_("minimal pairs"),
         "pairs",
         "The animal didn't cross the street because it was too tired",
-        "The same sentence twice, only the last word changed (sentence B: … too wide). Of MiniLM's 72 heads, layer "
-        "4, head 2 changes most on the words the two share (0.58). In its row *it*, *animal* gets 0.64 in A and "
-        "0.27 in B: the head lets go of the animal once the street can be what is wide. Pick layer 6, head 12: it "
-        "still says *animal* (0.65 → 0.50).",
+        N_(
+            "The same sentence twice, only the last word changed (sentence B: … too wide). Of MiniLM's 72 heads, layer "
+            "4, head 2 changes most on the words the two share (0.58). In its row *it*, *animal* gets 0.64 in A and "
+            "0.27 in B: the head lets go of the animal once the street can be what is wide. Pick layer 6, head 12: it "
+            "still says *animal* (0.65 → 0.50)."
+        ),
         {"pairs_sentence_b": "The animal didn't cross the street because it was too wide", "pairs_head": "L4 H2"},
-        look_at="Row *it*, column *animal*, in the panel *B − A* of layer 4, head 2: red, less attention in B.",
+        look_at=N_("Row *it*, column *animal*, in the panel *B − A* of layer 4, head 2: red, less attention in B."),
         cell=Cell("it", "animal"),
         figures=("pairs_picked",),
         panel="B − A",
     ),
     Lesson(
-        "Minimal pair: عنها or عنه, her or him",
-        "minimal pairs",
+        N_("Minimal pair: عنها or عنه, her or him"),
+        N_("minimal pairs"),
         "pairs",
         "عن عائشة رضي الله [MASK]",
-        "One name changed, a woman's for a man's (sentence B: عن أنس رضي الله [MASK]). After عائشة the blank is عنها "
-        "('with her', 0.81), after أنس it is عنه ('with him', 0.60): the pronoun agrees with the name three words "
-        "back. The blank reads the name: layer 2, head 2 gives عائشة 0.55 and أنس 0.25.",
+        N_(
+            "One name changed, a woman's for a man's (sentence B: عن أنس رضي الله [MASK]). After عائشة the blank is "
+            "عنها ('with her', 0.81), after أنس it is عنه ('with him', 0.60): the pronoun agrees with the name three "
+            "words back. The blank reads the name: layer 2, head 2 gives عائشة 0.55 and أنس 0.25."
+        ),
         {"pairs_sentence_b": "عن أنس رضي الله [MASK]", "pairs_head": "L2 H2"},
         expected_guess="عنها",
-        look_at="Row [MASK], column عائشة / أنس, in the panel *B − A* of layer 2, head 2; and the guesses above it.",
+        look_at=N_(
+            "Row [MASK], column عائشة / أنس, in the panel *B − A* of layer 2, head 2; and the guesses above it."
+        ),
         cell=Cell("[MASK]", "عائشة / أنس"),
         figures=("pairs_picked",),
         panel="B − A",
     ),
     Lesson(
-        "Queries and keys: each word next to the word before",
-        "query–key map",
+        N_("Queries and keys: each word next to the word before"),
+        N_("query–key map"),
         "heads",
         "the quick brown fox jumps over the lazy dog",
-        "Open *Queries and keys on one map*. In MiniLM's layer 1, head 3 every word's query (●) lies next to the key "
-        "(◇) of the word before it: the nearest key for all 8 words from *quick* to *dog*, which is where the head "
-        "looks. W1 and W2 moved the queries one place along from the keys. Switch **trained W1** and **trained W2** "
-        "off: the two clouds become one, each query on its own key, and all 11 tokens attend most to themselves.",
+        N_(
+            "Open *Queries and keys on one map*. In MiniLM's layer 1, head 3 every word's query (●) lies next to the "
+            "key (◇) of the word before it: the nearest key for all 8 words from *quick* to *dog*, which is where the "
+            "head looks. W1 and W2 moved the queries one place along from the keys. Switch **trained W1** and "
+            "**trained W2** off: the two clouds become one, each query on its own key, and all 11 tokens attend most "
+            "to themselves."
+        ),
         {"heads_layer": 1, "heads_head": 3},
-        look_at="The map *Queries and keys on one map*: the query of *fox* beside the key of *brown*.",
+        look_at=N_("The map *Queries and keys on one map*: the query of *fox* beside the key of *brown*."),
     ),
 ]

@@ -13,6 +13,7 @@ import streamlit as st
 from attention_core.figures.marks import label_index, outline_cell
 from ui.bidi import isolate_arabic
 from ui.examples import LESSON_PARAM, LESSONS, Lesson
+from ui.i18n import _
 
 _APPLIED = "lesson_applied"  # session key: the lesson whose clean start was made (the Lessons page forgets it)
 _OPEN = "lesson_open"  # session key: the lesson the current page shows, whose cell the charts outline
@@ -48,7 +49,9 @@ def show_where_to_look(lesson: Lesson | None, sentence: str, *, quiz: bool = Fal
     st.session_state[_OPEN] = lesson.slug
     if quiz:
         st.info(
-            f"**Lesson: {isolate_arabic(lesson.title)}.** Guess first: where to look appears once you reveal.",
+            _("**Lesson: {title}.** Guess first: where to look appears once you reveal.").format(
+                title=isolate_arabic(_(lesson.title))
+            ),
             icon=":material/target:",
         )
         return
@@ -61,7 +64,9 @@ def show_lesson_line() -> None:
     if lesson is None:
         return
     st.info(
-        f"**Lesson: {isolate_arabic(lesson.title)}.** Look at: {isolate_arabic(lesson.look_at)}",
+        _("**Lesson: {title}.** Look at: {look_at}").format(
+            title=isolate_arabic(_(lesson.title)), look_at=isolate_arabic(_(lesson.look_at))
+        ),
         icon=":material/target:",
     )
 
