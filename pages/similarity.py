@@ -7,33 +7,41 @@ from attention_core.story.attention import attend, causal_mask, similarity, unit
 from ui.causal import CAUSAL_HELP, CAUSAL_NOTE
 from ui.controls import embed, embedding_controls, sentence_input
 from ui.guess_view import guess_first, guess_then_reveal
+from ui.i18n import N_, _
+from ui.linked_options import translated_options
 from ui.navigation import ensure_app_frame
 from ui.show import flag_unknown_words, show_step
 
 ensure_app_frame()
 
-st.title("Similarity: how the words of a sentence resemble each other")
+st.title(_("Similarity: how the words of a sentence resemble each other"))
 st.markdown(
-    "A sentence of *n* words is a matrix **V** (*n × d*): one vector per word, its embedding plus its position. "
-    "The words relate through their similarities, the *n × n* matrix **V·Vᵀ**. Multiply that back into **V** and "
-    "each word becomes a mix of the words it resembles. That mix *is* attention — before anything is trained."
+    _(
+        "A sentence of *n* words is a matrix **V** (*n × d*): one vector per word, its embedding plus its position. "
+        "The words relate through their similarities, the *n × n* matrix **V·Vᵀ**. Multiply that back into **V** "
+        "and each word becomes a mix of the words it resembles. That mix *is* attention — before anything is trained."
+    )
 )
 
 sentence = sentence_input("similarity")
 choice = embedding_controls("similarity", sentence)
 left, middle, right = st.columns(3)
+METRICS = [N_("dot"), N_("cosine")]  # in English as links and lessons name them (?similarity_metric=cosine)
 metric = left.radio(
-    "Similarity",
-    ["dot", "cosine"],
+    _("Similarity"),
+    METRICS,
+    format_func=translated_options("similarity_metric", METRICS),
     key="similarity_metric",
     bind="query-params",
     horizontal=True,
-    help="cosine = dot product of the vectors scaled to length 1",
+    help=_("cosine = dot product of the vectors scaled to length 1"),
 )
-scale = middle.toggle("Scale by 1/√d", value=False, key="similarity_scale", bind="query-params")
-softmax = right.toggle("Softmax each row", value=False, key="similarity_softmax", bind="query-params")
+scale = middle.toggle(_("Scale by 1/√d"), value=False, key="similarity_scale", bind="query-params")
+softmax = right.toggle(_("Softmax each row"), value=False, key="similarity_softmax", bind="query-params")
 # Full width: in a third of the page, presentation mode's larger type cut the label.
-causal = st.toggle("Only the words before", value=False, key="similarity_causal", bind="query-params", help=CAUSAL_HELP)
+causal = st.toggle(
+    _("Only the words before"), value=False, key="similarity_causal", bind="query-params", help=_(CAUSAL_HELP)
+)
 quiz = guess_first("similarity")
 if sentence is None:
     st.stop()
@@ -54,25 +62,22 @@ if quiz and not guess_then_reveal("similarity", attention.weights[None], ["A"], 
     st.stop()
 
 show_step(
-    heading="1 · The sentence as a matrix",
+    heading=_("1 · The sentence as a matrix"),
     formula=(r"V = E + P" if choice.use_position else r"V = E")
     + (r",\quad \hat V = V / \lVert V \rVert" if cosine else ""),
-    shape=f"{n} words × {d} dimensions = ({n} × {d})",
-    explanation="Each row is one word: its vector E"
-    + (
-        " plus the position vector P of its place."
-        if choice.use_position
-        else ", with no position: word order is invisible."
-    ),
+    shape=_("{n} words × {d} dimensions = ({n} × {d})").format(n=n, d=d),
+    explanation=_("Each row is one word: its vector E plus the position vector P of its place.")
+    if choice.use_position
+    else _("Each row is one word: its vector E, with no position: word order is invisible."),
     figure=heatmap(V, labels, dimension_labels(d), kind="signed", rtl=rtl, columns="dimensions"),
     key="similarity_V",
 )
 
 show_step(
-    heading="2 · Similarities between words",
+    heading=_("2 · Similarities between words"),
     formula=rf"S = {hat}\,{hat}^\top",
     shape=product_shape(V, V.T),
-    explanation=(
+    explanation=_(
         "Cell (row *i*, column *j*) is how much word *i* resembles word *j*: large where their vectors point the "
         "same way. The matrix is symmetric: resemblance goes both ways."
     ),
@@ -81,27 +86,30 @@ show_step(
 )
 
 scaled = r"\frac{S}{\sqrt{d}}" if scale else "S"
+explanation = [
+    _("Softmax turns each row into shares that sum to 1: how much of each word goes into the mix.")
+    if softmax
+    else _("Without softmax the weights are the similarities themselves, and can be any size."),
+    *([_("Dividing by √d keeps dot products of wide vectors from swamping the softmax.")] if scale else []),
+    *([_(CAUSAL_NOTE)] if causal else []),
+]
 show_step(
-    heading="3 · Attention weights",
+    heading=_("3 · Attention weights"),
     formula=rf"A = \mathrm{{softmax}}\left({scaled}\right)" if softmax else rf"A = {scaled}",
-    shape=f"({n} × {n})" + (f", divided by √{d} = {d**0.5:.2f}" if scale else ""),
-    explanation=(
-        "Softmax turns each row into shares that sum to 1: how much of each word goes into the mix. "
-        if softmax
-        else "Without softmax the weights are the similarities themselves, and can be any size. "
-    )
-    + ("Dividing by √d keeps dot products of wide vectors from swamping the softmax. " if scale else "")
-    + (CAUSAL_NOTE if causal else ""),
+    shape=_("({n} × {n}), divided by √{d} = {root:.2f}").format(n=n, d=d, root=d**0.5) if scale else f"({n} × {n})",
+    explanation=" ".join(explanation),
     figure=heatmap(attention.weights, labels, labels, kind=kind, rtl=rtl),
     key="similarity_A",
 )
 
 show_step(
-    heading="4 · The attended sentence",
+    heading=_("4 · The attended sentence"),
     formula=rf"\text{{output}} = A\,{hat}",
     shape=product_shape(attention.weights, V),
-    explanation="Each word is now a weighted mix of the words it resembles. Higher layers work on these mixes — "
-    "relations between words — as a vision network's higher layers work on shapes instead of pixels.",
+    explanation=_(
+        "Each word is now a weighted mix of the words it resembles. Higher layers work on these mixes — relations "
+        "between words — as a vision network's higher layers work on shapes instead of pixels."
+    ),
     figure=heatmap(attention.output, labels, dimension_labels(d), kind="signed", rtl=rtl, columns="dimensions"),
     key="similarity_output",
 )

@@ -9,18 +9,21 @@ from attention_core.story.attention import attend
 from attention_core.story.text import ReadSentence
 from attention_core.story.word_order import shuffle_effect
 from ui.controls import embed, embedding_controls, sentence_input
+from ui.i18n import _
 from ui.navigation import ensure_app_frame
 from ui.show import chart, plain, show_step
 from ui.word_order_controls import reorder_controls
 
 ensure_app_frame()
 
-st.title("Word order: what positions add")
+st.title(_("Word order: what positions add"))
 st.markdown(
-    "V·Vᵀ compares words by their vectors only, so without positions *the dog bit the man* and *the man bit the "
-    "dog* attend alike: a shuffle of the words only shuffles the attention with them. The sinusoidal positional "
-    "encoding P (Vaswani et al., 2017; MiniLM learned its own) adds to each word a vector for its place, so order "
-    "becomes visible."
+    _(
+        "V·Vᵀ compares words by their vectors only, so without positions *the dog bit the man* and *the man bit the "
+        "dog* attend alike: a shuffle of the words only shuffles the attention with them. The sinusoidal positional "
+        "encoding P (Vaswani et al., 2017; MiniLM learned its own) adds to each word a vector for its place, so "
+        "order becomes visible."
+    )
 )
 sentence = sentence_input("word_order")
 choice = embedding_controls("word_order", sentence, pieces=False)
@@ -37,7 +40,7 @@ P = positioned.V - positioned.words
 if positioned.learned_positions:
     formula, explanation = (
         r"P_{pos} = \text{row } pos \text{ of the model's learned position table}",
-        (
+        _(
             "MiniLM learned its own position vectors in pretraining (one row of 384 numbers per place, [CLS] takes "
             "place 0). Row *pos* is added to the word at that place; a word of several pieces gets the mean of their "
             "rows. Neighbouring places learned similar rows."
@@ -48,14 +51,14 @@ else:
         r"P_{pos,\,2i} = \sin\!\left(\frac{pos}{10000^{2i/d}}\right),\quad"
         r" P_{pos,\,2i+1} = \cos\!\left(\frac{pos}{10000^{2i/d}}\right)"
     )
-    explanation = (
+    explanation = _(
         "Row *pos* is added to the word at that place. Each pair of columns is a clock turning at its own speed: "
         "fast on the left, slow on the right, so every position gets its own pattern."
     )
 show_step(
-    heading="1 · The positional encoding",
+    heading=_("1 · The positional encoding"),
     formula=formula,
-    shape=f"{n} positions × {d} dimensions",
+    shape=_("{n} positions × {d} dimensions").format(n=n, d=d),
     explanation=explanation,
     figure=heatmap(
         P,
@@ -75,17 +78,19 @@ shuffled = embed(ReadSentence(shuffled_tokens, n, sentence.limit, sentence.rtl),
 # itself, which would hide how much the off-diagonal similarities move.
 effect = shuffle_effect(attend(embedded.V).scores, attend(shuffled.V).scores, order)
 shuffled_labels = [labels[i] for i in order]
-st.subheader(f"2 · The same words, reordered: {plain(reordering)}")
+st.subheader(_("2 · The same words, reordered: {how}").format(how=plain(reordering)))
 st.latex(r"S = \frac{V V^\top}{\sqrt{d}}" + (r",\quad V = E + P" if choice.use_position else r",\quad V = E"))
 st.caption(
-    f"Shapes: ({n} × {d})·({d} × {n}) = ({n} × {n}), three times: as typed, reordered, and reordered then put "
-    "back in the typed order so the cells can be compared one by one"
+    _(
+        "Shapes: ({n} × {d})·({d} × {n}) = ({n} × {n}), three times: as typed, reordered, and reordered then put "
+        "back in the typed order so the cells can be compared one by one"
+    ).format(n=n, d=d)
 )
 typed, mixed, back = st.columns(3)
 chart(
     where=typed,
     figure=heatmap(
-        effect.original, labels, labels, kind="signed", rtl=sentence.rtl, title="as typed", height=380, compact=True
+        effect.original, labels, labels, kind="signed", rtl=sentence.rtl, title=_("as typed"), height=380, compact=True
     ),
     key="word_order_typed",
 )
@@ -97,7 +102,7 @@ chart(
         shuffled_labels,
         kind="signed",
         rtl=sentence.rtl,
-        title="reordered",
+        title=_("reordered"),
         height=380,
         compact=True,
     ),
@@ -111,34 +116,45 @@ chart(
         labels,
         kind="signed",
         rtl=sentence.rtl,
-        title="reordered, put back in order",
+        title=_("reordered, put back in order"),
         height=380,
         compact=True,
     ),
     key="word_order_back",
 )
-st.markdown(f"**Put back − as typed** ({plain(reordering)})")  # above the chart: its top holds the words
+st.markdown(
+    _("**Put back − as typed** ({how})").format(how=plain(reordering))
+)  # above the chart: its top holds the words
 chart(heatmap(effect.difference, labels, labels, kind="signed", rtl=sentence.rtl), "word_order_difference")
 st.caption(
-    "What the reordering changed, cell by cell, once the words are back in their typed places: blue where the "
-    "reordered sentence's words resemble each other more, red less. All white: attention only moved with the words."
+    _(
+        "What the reordering changed, cell by cell, once the words are back in their typed places: blue where the "
+        "reordered sentence's words resemble each other more, red less. All white: attention only moved with the "
+        "words."
+    )
 )
-st.metric("Largest change once the shuffle is undone", f"{effect.largest_change:.4f}")
+st.metric(_("Largest change once the shuffle is undone"), f"{effect.largest_change:.4f}")
 if choice.use_position and positioned.learned_positions:
     st.markdown(
-        "With positions, each word carries the vector of its new place, so the pattern changes — but only a "
-        "little: MiniLM's position vectors are shorter than its word vectors and much alike (neighbouring "
-        "places: cosine about 0.85), so a word's vector barely moves. Its trained heads make much more of "
-        "them (see the lesson *A head that reads the word before*). Switch **Add positional encoding** off "
-        "in the sidebar to see even this change vanish."
+        _(
+            "With positions, each word carries the vector of its new place, so the pattern changes — but only a "
+            "little: MiniLM's position vectors are shorter than its word vectors and much alike (neighbouring "
+            "places: cosine about 0.85), so a word's vector barely moves. Its trained heads make much more of "
+            "them (see the lesson *A head that reads the word before*). Switch **Add positional encoding** off "
+            "in the sidebar to see even this change vanish."
+        )
     )
 elif choice.use_position:
     st.markdown(
-        "With positions, each word carries the vector of its new place: the pattern really changes. "
-        "Switch **Add positional encoding** off in the sidebar to see the change vanish."
+        _(
+            "With positions, each word carries the vector of its new place: the pattern really changes. "
+            "Switch **Add positional encoding** off in the sidebar to see the change vanish."
+        )
     )
 else:
     st.markdown(
-        "Without positions the change is zero (up to rounding): attention only moved with the words. "
-        "It cannot see word order — which is why the encoding is added."
+        _(
+            "Without positions the change is zero (up to rounding): attention only moved with the words. "
+            "It cannot see word order — which is why the encoding is added."
+        )
     )

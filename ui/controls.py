@@ -12,7 +12,9 @@ from attention_core.story.text import MAX_TOKENS, READABLE_TOKENS, ReadSentence,
 from ui.bidi import isolate_arabic
 from ui.examples import DEFAULT_SENTENCE, EXAMPLES
 from ui.guess_view import quiz_asked
+from ui.i18n import N_, _
 from ui.lesson_view import show_where_to_look, start_lesson
+from ui.linked_options import translated_options
 from ui.models import AUTOMATIC as AUTOMATIC_MODEL
 from ui.models import chosen_model
 from ui.show import flag_model_cut
@@ -48,7 +50,7 @@ def sentence_input(page: str, default: str = DEFAULT_SENTENCE) -> ReadSentence |
             st.query_params[widget_key] = st.session_state.get(_KEPT, default)
         st.session_state[widget_key] = st.query_params[widget_key]
     st.text_input(
-        "Your sentence (any language; Arabic reads right to left)",
+        _("Your sentence (any language; Arabic reads right to left)"),
         key=widget_key,
         on_change=_keep_sentence,
         args=(widget_key,),
@@ -56,30 +58,38 @@ def sentence_input(page: str, default: str = DEFAULT_SENTENCE) -> ReadSentence |
         bind="query-params",
     )
     st.pills(
-        "Examples",
+        _("Examples"),
         list(EXAMPLES),
         key=pills_key,
         on_change=_use_example,
         args=(widget_key, pills_key),
-        format_func=isolate_arabic,
+        format_func={example: isolate_arabic(_(example)) for example in EXAMPLES}.__getitem__,
     )
     show_where_to_look(lesson, st.session_state[widget_key], quiz=quiz_asked(page))
     sentence = read_sentence(st.session_state[widget_key], MAX_TOKENS)
     if sentence.is_empty:
-        st.info("Type a sentence above, or pick an example, to see how its words attend to each other.")
+        st.info(_("Type a sentence above, or pick an example, to see how its words attend to each other."))
         return None
     if sentence.was_cut:
-        st.warning(f"Your text has {sentence.n_typed:,} words and marks; only the first {sentence.limit} are shown.")
+        st.warning(
+            _("Your text has {typed:,} words and marks; only the first {limit} are shown.").format(
+                typed=sentence.n_typed, limit=sentence.limit
+            )
+        )
     if len(sentence.tokens) > READABLE_TOKENS:
         st.info(
-            f"A long text: the heatmaps label every few words (all {len(sentence.tokens)} are in each matrix; "
-            "hover a cell for its row and column, or download the CSV for every label)."
+            _(
+                "A long text: the heatmaps label every few words (all {n} are in each matrix; hover a cell for its "
+                "row and column, or download the CSV for every label)."
+            ).format(n=len(sentence.tokens))
         )
     return sentence
 
 
-AUTOMATIC, TRAINED = "automatic", "trained model"
-SOURCES = [AUTOMATIC, TRAINED, "random", "one-hot"]
+# Where the word vectors come from: in English as links, lessons and tests name them (?similarity_embedding=random),
+# shown translated.
+AUTOMATIC, TRAINED = N_("automatic"), N_("trained model")
+SOURCES = [AUTOMATIC, TRAINED, N_("random"), N_("one-hot")]
 
 
 @dataclass(frozen=True)
@@ -116,18 +126,21 @@ def embedding_controls(page: str, sentence: ReadSentence | None, *, pieces: bool
     pieces=False keeps a word-piece model's words whole, with no switch (a page that shuffles typed words)."""
     model = chosen_model(page, sentence.rtl if sentence is not None else False)
     sidebar = st.sidebar
-    sidebar.subheader("Word vectors")
+    sidebar.subheader(_("Word vectors"))
     kind = sidebar.radio(
-        "Source",
+        _("Source"),
         SOURCES,
+        format_func=translated_options(f"{page}_embedding", SOURCES),
         key=f"{page}_embedding",
         bind="query-params",
-        help="automatic: the model's own vectors when it knows at least half of the words (English for MiniLM, "
-        "Arabic for the Arabic model), random ones otherwise. "
-        "trained model: the model's learned word vectors (MiniLM's are 384 wide, the Arabic model's 128; "
-        "pick the model above, or your own once you have trained one). "
-        "random: a seeded random vector per word (the same word always gets the same vector). "
-        "one-hot: each distinct word gets its own axis, so a word resembles only itself.",
+        help=_(
+            "automatic: the model's own vectors when it knows at least half of the words (English for MiniLM, "
+            "Arabic for the Arabic model), random ones otherwise. "
+            "trained model: the model's learned word vectors (MiniLM's are 384 wide, the Arabic model's 128; "
+            "pick the model above, or your own once you have trained one). "
+            "random: a seeded random vector per word (the same word always gets the same vector). "
+            "one-hot: each distinct word gets its own axis, so a word resembles only itself."
+        ),
     )
     # The model reads the sentence once for this: "automatic" and the reason it gives both use the share.
     known_share = model.known_share(list(sentence.tokens)) if kind == AUTOMATIC and sentence is not None else None
@@ -135,52 +148,72 @@ def embedding_controls(page: str, sentence: ReadSentence | None, *, pieces: bool
     d = 64  # the width of random vectors only; a model's and one-hot vectors have their own, said below
     if source == "random":
         d = sidebar.select_slider(
-            "Width d of a word vector",
+            _("Width d of a word vector"),
             [8, 16, 32, 64, 128],
             value=64,
             key=f"{page}_d",
             bind="query-params",
-            help="Only random vectors can take any width: one-hot vectors are as wide as the number of distinct "
-            "words, a model's are as wide as it was built (MiniLM 384, the Arabic model 128).",
+            help=_(
+                "Only random vectors can take any width: one-hot vectors are as wide as the number of distinct "
+                "words, a model's are as wide as it was built (MiniLM 384, the Arabic model 128)."
+            ),
         )
     else:  # a greyed-out slider would show 64 while the vectors are 384 wide
-        width = f"d = {model.d_model}, as the model was built" if source == TRAINED else "one per distinct word"
-        sidebar.caption(f"Width of a word vector: {width} (only random vectors take any width).")
+        if source == TRAINED:
+            width = _("Width of a word vector: d = {d}, as the model was built (only random vectors take any width).")
+        else:
+            width = _("Width of a word vector: one per distinct word (only random vectors take any width).")
+        sidebar.caption(width.format(d=model.d_model))
     seed = sidebar.number_input(
-        "Seed of the random vectors", 0, 9999, 0, key=f"{page}_seed", bind="query-params", disabled=source != "random"
+        _("Seed of the random vectors"),
+        0,
+        9999,
+        0,
+        key=f"{page}_seed",
+        bind="query-params",
+        disabled=source != "random",
     )
     use_position = sidebar.toggle(
-        "Add positional encoding",
+        _("Add positional encoding"),
         value=True,
         key=f"{page}_position",
         bind="query-params",
-        help="Adds a position vector to each word: the sinusoidal one of Vaswani et al. (2017), or MiniLM's "
-        "learned one. Without it, the sentence is a bag of words and word order cannot matter.",
+        help=_(
+            "Adds a position vector to each word: the sinusoidal one of Vaswani et al. (2017), or MiniLM's "
+            "learned one. Without it, the sentence is a bag of words and word order cannot matter."
+        ),
     )
     offer_pieces = pieces and source == TRAINED
     display = token_display(page, model, special=False, vectors=True) if offer_pieces else TokenDisplay(True, True)
     choice = EmbeddingChoice(source, int(d), int(seed), use_position, model, display.whole_words)
-    why = automatic_reason(source, known_share)
-    sidebar.caption("Vectors used here: " + vectors_used(choice) + (f" ({why})" if why else "") + ".")
+    why, used = automatic_reason(source, known_share), vectors_used(choice)
+    if why:
+        sidebar.caption(_("Vectors used here: {vectors} ({why}).").format(vectors=used, why=why))
+    else:
+        sidebar.caption(_("Vectors used here: {vectors}.").format(vectors=used))
     if sentence is not None and source != TRAINED:  # said where the heatmaps are, never only in the sidebar
-        st.info(
-            f"These heatmaps use **{vectors_used(choice)}**, not a trained model's: they show how attention "
-            "works, not what the words mean." + (f" *automatic* chose them: {why}." if why else "")
-        )
+        note = _(
+            "These heatmaps use **{vectors}**, not a trained model's: they show how attention works, not what the "
+            "words mean."
+        ).format(vectors=used)
+        if why:
+            note += " " + _("*automatic* chose them: {why}.").format(why=why)
+        st.info(note)
     return choice
 
 
 def vectors_used(choice: EmbeddingChoice) -> str:
-    """What V is made of, in a few words: the sidebar and the page name it, so a picture never lies about it."""
+    """What V is made of, in a few words (in this session's language): the sidebar and the page name it, so a
+    picture never lies about it."""
     if choice.source == TRAINED:
-        return f"the model's own learned word vectors (d = {choice.model.d_model})"
+        return _("the model's own learned word vectors (d = {d})").format(d=choice.model.d_model)
     if choice.source == "random":
-        return f"seeded random vectors (d = {choice.d}, seed {choice.seed})"
-    return "one-hot vectors (one axis per distinct word)"
+        return _("seeded random vectors (d = {d}, seed {seed})").format(d=choice.d, seed=choice.seed)
+    return _("one-hot vectors (one axis per distinct word)")
 
 
 def automatic_reason(source: str, known_share: float | None) -> str:
     """Why "automatic" (the only choice with a known_share) fell back to random vectors, or "" when it did not."""
     if known_share is None or source == TRAINED:
         return ""
-    return f"the model has learned vectors for only {known_share:.0%} of these words"
+    return _("the model has learned vectors for only {share:.0%} of these words").format(share=known_share)

@@ -8,6 +8,8 @@ opens. Any change that changes the row asked about (another head, word, sentence
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 import torch
 
@@ -16,12 +18,15 @@ from attention_core.figures.heatmaps import MatrixKind, heatmap
 from attention_core.figures.marks import outline_cell
 from attention_core.story.guess_score import PickScore, score_pick, score_shares
 from ui.bidi import isolate
+from ui.i18n import N_, _
 from ui.lesson_view import show_lesson_line
+from ui.linked_options import follow_link, translated_options
 from ui.links import link_to_this_view
 from ui.show import chart, plain
 from ui.tokens import place_names
 
-PICK, SHARE = "pick the word it attends to most", "share its attention out"
+# The two ways to guess, in English as links and benchmarks name them (?similarity_quiz_how=…), shown translated.
+PICK, SHARE = N_("pick the word it attends to most"), N_("share its attention out")
 MAX_SHARE_WORDS = 16  # one slider per word: more would be a wall of sliders
 SPECIAL = ("[CLS]", "[SEP]")
 
@@ -36,11 +41,13 @@ def quiz_asked(page: str) -> bool:
 def guess_first(page: str) -> bool:
     """The page's switch, bound to the URL: hide the heatmaps until the student has guessed."""
     return st.toggle(
-        "Guess first, then reveal",
+        _("Guess first, then reveal"),
         key=f"{page}_quiz",
         bind="query-params",
-        help="The heatmaps stay hidden: pick a head and a word, guess where it looks, then press Reveal. The link "
-        "under the question gives the whole class the same question.",
+        help=_(
+            "The heatmaps stay hidden: pick a head and a word, guess where it looks, then press Reveal. The link "
+            "under the question gives the whole class the same question."
+        ),
     )
 
 
@@ -59,19 +66,23 @@ def guess_then_reveal(
     *,
     kind: MatrixKind = "weights",
     shares: bool = True,
+    names_in: Callable[[str], list[str]] | None = None,
 ) -> bool:
     """The question, the student's guess and, once revealed, the answer. `maps` (heads × n × n) are the page's
     attention maps over the drawn `labels`, one per name in `map_names` ("L4 H2"; a single map needs no name).
-    shares: the rows are shares that sum to 1 (softmax on), so a student may draw them. Returns whether this
-    question is revealed: the page draws the rest of itself only then."""
-    st.subheader("Guess first")
+    shares: the rows are shares that sum to 1 (softmax on), so a student may draw them. names_in(language): the map
+    names in a language, when they are words (a link made in another language names the head so). Returns whether
+    this question is revealed: the page draws the rest of itself only then."""
+    st.subheader(_("Guess first"))
     names = place_names(labels)
     which, row_column = st.columns(2)
     head = 0
     if len(map_names) > 1:
         _kept_choice(f"{page}_quiz_head", len(map_names))
+        if names_in is not None:
+            follow_link(f"{page}_quiz_head", names_in)
         head = which.selectbox(
-            "Head",
+            _("Head"),
             range(len(map_names)),
             format_func=map_names.__getitem__,
             key=f"{page}_quiz_head",
@@ -80,23 +91,27 @@ def guess_then_reveal(
     _kept_choice(f"{page}_quiz_row", len(labels))
     first_word = next((i for i, label in enumerate(labels) if label not in SPECIAL), 0)
     row_word = row_column.selectbox(
-        "Row word: where does it look?",
+        _("Row word: where does it look?"),
         range(len(labels)),
         index=first_word,
         format_func=names.__getitem__,
         key=f"{page}_quiz_row",
         bind="query-params",
     )
-    asked = f"{map_names[head]} · " if len(map_names) > 1 else ""
-    st.markdown(f"**{asked}Which word does {isolate(plain(names[row_word]))} attend to most?**")
+    word = isolate(plain(names[row_word]))
+    if len(map_names) > 1:
+        st.markdown(_("**{head} · Which word does {word} attend to most?**").format(head=map_names[head], word=word))
+    else:
+        st.markdown(_("**Which word does {word} attend to most?**").format(word=word))
     question_query = _question(page, map_names[head] if len(map_names) > 1 else None, names[row_word])
     st.markdown(
-        "[Link to this quiz: the same sentence, head and word for the whole class]"
-        f"({link_to_this_view(page, question_query)})"
+        _("[Link to this quiz: the same sentence, head and word for the whole class]({link})").format(
+            link=link_to_this_view(page, question_query)
+        )
     )
     # The question stays revealed as long as the row asked about is the same numbers over the same words.
     row = maps[head, row_word]
-    question = (map_names[head], row_word, tuple(labels), tuple(round(float(v), 6) for v in row))
+    question = (head, row_word, tuple(labels), tuple(round(float(v), 6) for v in row))
     guess_and_answer(page, maps[head], labels, row_word, rtl, kind, shares, question)
     return st.session_state.get(f"{page}_quiz_revealed") == question
 
@@ -117,17 +132,20 @@ def guess_and_answer(
     names = place_names(labels)
     can_share = shares and len(labels) <= MAX_SHARE_WORDS
     how = st.radio(
-        "Your guess",
+        _("Your guess"),
         [PICK, SHARE] if can_share else [PICK],
+        format_func=translated_options(f"{page}_quiz_how", [PICK, SHARE]),
         horizontal=True,
         key=f"{page}_quiz_how",
         bind="query-params",
-        help=None if can_share else "Sharing attention out needs softmax on and at most 16 words.",
+        help=None
+        if can_share
+        else _("Sharing attention out needs softmax on and at most {n} words.").format(n=MAX_SHARE_WORDS),
     )
     amounts: list[float] = []
     picked: int | None = None
     if how == SHARE:
-        st.caption("Give each word an amount from 0 to 10; they are turned into shares that sum to 1.")
+        st.caption(_("Give each word an amount from 0 to 10; they are turned into shares that sum to 1."))
         columns = st.columns(min(4, len(labels)))
         amounts = [
             float(columns[i % len(columns)].slider(names[i], 0, 10, 0, key=f"{page}_quiz_share_{i}"))
@@ -137,31 +155,31 @@ def guess_and_answer(
     else:
         _kept_choice(f"{page}_quiz_pick", len(labels))
         picked = st.selectbox(
-            "The word it attends to most",
+            _("The word it attends to most"),
             range(len(labels)),
             index=None,
             format_func=names.__getitem__,
-            placeholder="Pick a word",
+            placeholder=_("Pick a word"),
             key=f"{page}_quiz_pick",
         )
         ready = picked is not None
     revealed_key = f"{page}_quiz_revealed"
     revealed = st.session_state.get(revealed_key) == question
     reveal, again = st.columns(2)
-    if reveal.button("Reveal", type="primary", disabled=not ready or revealed, key=f"{page}_quiz_reveal"):
+    if reveal.button(_("Reveal"), type="primary", disabled=not ready or revealed, key=f"{page}_quiz_reveal"):
         st.session_state[revealed_key] = question
         st.rerun()  # the whole page: its heatmaps below open
     if not revealed:
-        st.caption("The heatmaps below stay hidden until you reveal.")
+        st.caption(_("The heatmaps below stay hidden until you reveal."))
         return
-    if again.button("Hide it again", key=f"{page}_quiz_hide"):
+    if again.button(_("Hide it again"), key=f"{page}_quiz_hide"):
         del st.session_state[revealed_key]
         st.rerun()
     show_lesson_line()  # an open lesson's line on where to look waited for the reveal
     if ready:
         _show_answer(page, weights, labels, row_word, rtl, kind, picked=picked, amounts=amounts)
     else:
-        st.caption("Make a guess above to see how close it is.")
+        st.caption(_("Make a guess above to see how close it is."))
 
 
 def _question(page: str, head: str | None, row: str) -> dict[str, str]:
@@ -194,28 +212,61 @@ def _show_answer(
     _say_score(score, names, names[picked], guess is not None)
     if guess is not None:
         st.markdown(
-            f"Your shares are **{drawn.distance:.2f}** from the true row (half the sum of the differences: 0 is the "
-            "exact row, 1 is nothing in common)."
+            _(
+                "Your shares are **{distance:.2f}** from the true row (half the sum of the differences: 0 is the "
+                "exact row, 1 is nothing in common)."
+            ).format(distance=drawn.distance)
         )
     figure = outline_cell(heatmap(weights, labels, labels, kind=kind, rtl=rtl), row_word, picked)
     chart(figure, f"{page}_quiz_map")
-    st.caption(f"Outlined: row {isolate(plain(names[row_word]))}, the word you guessed.")
+    row_name = isolate(plain(names[row_word]))
+    st.caption(_("Outlined: row {word}, the word you guessed.").format(word=row_name))
     chart(
         guess_bars(row, labels, guess=guess, picked=None if guess is not None else picked, rtl=rtl),
         f"{page}_quiz_row_bars",
         table=False,
     )
-    yours = "orange: your shares, turned into shares that sum to 1" if guess is not None else "outlined: your word"
-    st.caption(f"Row {isolate(plain(names[row_word]))} as bars: blue, the weight each word gets; {yours}.")
+    if guess is not None:
+        bars = _(
+            "Row {word} as bars: blue, the weight each word gets; orange: your shares, turned into shares that sum "
+            "to 1."
+        )
+    else:
+        bars = _("Row {word} as bars: blue, the weight each word gets; outlined: your word.")
+    st.caption(bars.format(word=row_name))
 
 
 def _say_score(score: PickScore, names: list[str], guessed: str, drawn: bool) -> None:
-    strongest = " and ".join(isolate(plain(names[i])) for i in score.strongest)
-    yours = "The word your shares favour" if drawn else "Your word"
+    strongest = isolate(plain(names[score.strongest[0]]))
+    for i in score.strongest[1:]:  # an exact tie: every strongest word, "a and b and c"
+        strongest = _("{words} and {word}").format(words=strongest, word=isolate(plain(names[i])))
+    word, weight = isolate(plain(guessed)), score.weight
     if score.hit:
-        st.success(f"**Hit.** {yours}, {isolate(plain(guessed))}, gets the most: {score.weight:.2f}.")
+        hit = (
+            _("**Hit.** The word your shares favour, {word}, gets the most: {weight:.2f}.")
+            if drawn
+            else _("**Hit.** Your word, {word}, gets the most: {weight:.2f}.")
+        )
+        st.success(hit.format(word=word, weight=weight))
     else:
+        miss = (
+            _(
+                "**Not this time.** It attends most to {strongest} ({strongest_weight:.2f}). The word your shares "
+                "favour, {word}, gets {weight:.2f}: rank {rank} of {n}."
+            )
+            if drawn
+            else _(
+                "**Not this time.** It attends most to {strongest} ({strongest_weight:.2f}). Your word, {word}, gets "
+                "{weight:.2f}: rank {rank} of {n}."
+            )
+        )
         st.warning(
-            f"**Not this time.** It attends most to {strongest} ({score.strongest_weight:.2f}). {yours}, "
-            f"{isolate(plain(guessed))}, gets {score.weight:.2f}: rank {score.rank} of {len(names)}."
+            miss.format(
+                strongest=strongest,
+                strongest_weight=score.strongest_weight,
+                word=word,
+                weight=weight,
+                rank=score.rank,
+                n=len(names),
+            )
         )

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import torch
 
 from attention_core.story.attention import Attention, attend_heads, causal_mask, normalise, random_projections
+from attention_core.words import N_, Worded
 
 
 @dataclass(frozen=True)
@@ -54,12 +55,33 @@ def head_columns(d: int, n_heads: int) -> list[tuple[int, int]]:
     return [(h * d_h + 1, (h + 1) * d_h) for h in range(n_heads)]
 
 
-def head_columns_text(d: int, n_heads: int) -> str:
+def head_columns_text(d: int, n_heads: int) -> Worded:
     """'Head 1 uses columns 1–48 of each W, head 2 columns 49–96, …, head 8 columns 337–384'."""
-    spans = [f"head {h + 1} columns {first}–{last}" for h, (first, last) in enumerate(head_columns(d, n_heads))]
-    shown = spans if len(spans) <= 3 else [*spans[:2], "…", spans[-1]]
-    first = shown[0].replace(" columns", " uses columns", 1) + " of each W"
-    return "H" + ", ".join([first, *shown[1:]])[1:]
+    spans = head_columns(d, n_heads)
+    (first, last), others = spans[0], list(enumerate(spans))[1:]
+    shown = others if len(others) <= 2 else [others[0], None, others[-1]]  # None: the heads left out, "…"
+    items: list[object] = [
+        Worded(N_("Head {head} uses columns {first}–{last} of each W"), head=1, first=first, last=last)
+    ]
+    for span in shown:
+        if span is None:
+            items.append("…")
+        else:
+            h, (first, last) = span
+            items.append(Worded(N_("head {head} columns {first}–{last}"), head=h + 1, first=first, last=last))
+    return listed(items)
+
+
+def listed(items: list[object]) -> Worded:
+    """Items one after another, as a list in a sentence: 'a, b, c' (the list's comma is the reader's language's)."""
+    if len(items) == 1:
+        return items[0] if isinstance(items[0], Worded) else Worded("{item}", item=items[0])
+    return Worded(N_("{first}, {rest}"), first=items[0], rest=listed(items[1:]))
+
+
+def sentences(parts: list[Worded]) -> Worded:
+    """Sentences said one after another, each translated on its own."""
+    return Worded(" ".join(f"{{s{i}}}" for i in range(len(parts))), **{f"s{i}": part for i, part in enumerate(parts)})
 
 
 def input_symbol(settings: TrainableSettings) -> str:
@@ -67,36 +89,59 @@ def input_symbol(settings: TrainableSettings) -> str:
     return r"\hat{V}" if settings.normalise else "V"
 
 
-def scores_text(settings: TrainableSettings, d: int, record: Attention) -> str:
+def scores_text(settings: TrainableSettings, d: int, record: Attention) -> Worded:
     """What the scores heatmap shows, true for these settings and these numbers."""
     V = "V̂" if settings.normalise else "V"
     d_h = d // settings.n_heads
     seen = record.scores[torch.isfinite(record.scores)]  # a causal mask's −∞ are no score a word computed
-    low, high = float(seen.min()), float(seen.max())
-    text = (
-        f"Row *i* compares word *i*'s V1 (query) with every word's V2 (key); here the scores run from {low:.2f} "
-        f"to {high:.2f}."
-    )
+    text = [
+        Worded(
+            N_(
+                "Row *i* compares word *i*'s V1 (query) with every word's V2 (key); here the scores run from {low:.2f} "
+                "to {high:.2f}."
+            ),
+            low=float(seen.min()),
+            high=float(seen.max()),
+        )
+    ]
     off = [name for name, on in (("W1", settings.use_W1), ("W2", settings.use_W2)) if not on]
     if len(off) == 1:
-        text += f" {off[0]} is off (the identity), so V{off[0][1]} = {V}."
+        text.append(Worded(N_("{W} is off (the identity), so V{n} = {V}."), W=off[0], n=off[0][1], V=V))
     elif off:
         unlike = [
-            *(["of the normalised V̂, not V"] if settings.normalise else []),
-            *([f"on this head's {d_h} columns only"] if settings.n_heads > 1 else []),
-            *([f"divided by √{d_h} = {math.sqrt(d_h):.2f}"] if settings.scale else []),
-            *([f"divided by the temperature {settings.temperature:g}"] if settings.temperature != 1.0 else []),
+            *([Worded(N_("of the normalised V̂, not V"))] if settings.normalise else []),
+            *([Worded(N_("on this head's {d_h} columns only"), d_h=d_h)] if settings.n_heads > 1 else []),
+            *([Worded(N_("divided by √{d_h} = {root:.2f}"), d_h=d_h, root=math.sqrt(d_h))] if settings.scale else []),
+            *(
+                [Worded(N_("divided by the temperature {temperature:g}"), temperature=settings.temperature)]
+                if settings.temperature != 1.0
+                else []
+            ),
         ]
         if unlike:
-            text += " With W1 and W2 both off, this is the Similarity page's V·Vᵀ, but " + ", ".join(unlike) + "."
+            but = N_("With W1 and W2 both off, this is the Similarity page's V·Vᵀ, but {differences}.")
+            text.append(Worded(but, differences=listed(list(unlike))))
         else:
-            text += " With W1 and W2 both off, this is exactly the raw V·Vᵀ of the Similarity page (its scaling off)."
+            text.append(
+                Worded(
+                    N_(
+                        "With W1 and W2 both off, this is exactly the raw V·Vᵀ of the Similarity page "
+                        "(its scaling off)."
+                    )
+                )
+            )
     if settings.normalise:
-        text += (
-            f" V̂ is V normalised as a layer reads it: every row has mean 0 and length √{d} = {math.sqrt(d):.1f}, "
-            "so the random W's give scores of order one."
+        text.append(
+            Worded(
+                N_(
+                    "V̂ is V normalised as a layer reads it: every row has mean 0 and length √{d} = {root:.1f}, so the "
+                    "random W's give scores of order one."
+                ),
+                d=d,
+                root=math.sqrt(d),
+            )
         )
-    return text
+    return sentences(text)
 
 
 @dataclass(frozen=True)
