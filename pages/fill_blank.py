@@ -12,6 +12,7 @@ from ui.bidi import chip_row
 from ui.causal import show_words_before_only
 from ui.controls import sentence_input
 from ui.examples import FILL_BLANK_SENTENCE
+from ui.i18n import _, ngettext
 from ui.knock_out_view import knock_out_controls, show_blank_attention_change, show_guess_change, show_head_importance
 from ui.models import NO_ENGLISH_MASKED_MODEL, masked_word_model, what_the_model_can_guess
 from ui.navigation import ensure_app_frame
@@ -21,26 +22,28 @@ from ui.tokens import TokenDisplay
 
 ensure_app_frame()
 
-st.title("Fill the blank: what the model learned by masking")
+st.title(_("Fill the blank: what the model learned by masking"))
 st.markdown(
-    "A masked-language model (the shipped Arabic one, or yours from the Train page) learned one game only: hide "
-    "a word, guess it from the others. (The English MiniLM of the other pages was trained for sentence "
-    "similarity and ships no masked-word head, so it cannot play here.) Hide a word of your "
-    "sentence (or type `[MASK]`) and see its guesses. The only way the blank can learn about the other words is "
-    "attention, so the heatmap below shows everything it used: how much each of its heads looked at each word."
+    _(
+        "A masked-language model (the shipped Arabic one, or yours from the Train page) learned one game only: hide "
+        "a word, guess it from the others. (The English MiniLM of the other pages was trained for sentence "
+        "similarity and ships no masked-word head, so it cannot play here.) Hide a word of your "
+        "sentence (or type `[MASK]`) and see its guesses. The only way the blank can learn about the other words is "
+        "attention, so the heatmap below shows everything it used: how much each of its heads looked at each word."
+    )
 )
 sentence = sentence_input("fill_blank", default=FILL_BLANK_SENTENCE)  # the English default has no model here
 if sentence is None:
     st.stop()
 model = masked_word_model("fill_blank", sentence.rtl)
 if model is None:  # English on automatic, and no model of the user's own: say so rather than guess Arabic words
-    st.info(NO_ENGLISH_MASKED_MODEL)
+    st.info(_(NO_ENGLISH_MASKED_MODEL))
     st.stop()
 tokens = list(sentence.tokens)
 if not any(t.surface == MASK for t in tokens):
     choices = [i for i, t in enumerate(tokens) if t.is_word]
     if not choices:
-        st.info("Type a sentence with at least one word to hide.")
+        st.info(_("Type a sentence with at least one word to hide."))
         st.stop()
     # Pills tell options apart by their labels: a repeated word carries its place (the ·2, the ·5), or clicking
     # the second "the" would hide the first.
@@ -49,7 +52,7 @@ if not any(t.surface == MASK for t in tokens):
     # to the URL under that key, the hidden word is part of a shared link (the link's sentence gives the same key).
     key = f"fill_blank_hidden_{zlib.crc32(' '.join(t.surface for t in tokens).encode())}"
     hidden = chip_row(sentence.rtl).pills(
-        "Click a word to hide it",
+        _("Click a word to hide it"),
         choices,
         default=choices[-1],
         key=key,
@@ -60,13 +63,15 @@ if not any(t.surface == MASK for t in tokens):
         ),
     )
     tokens[hidden] = Token(MASK, MASK, is_word=False)
-k = st.slider("How many guesses", 1, 10, 5, key="fill_blank_k", bind="query-params")
+k = st.slider(_("How many guesses"), 1, 10, 5, key="fill_blank_k", bind="query-params")
 
 blank = next(i for i, t in enumerate(tokens) if t.surface == MASK)
 if blank >= model.max_words:
     st.warning(
-        f"The blank is word {blank + 1}, but the model reads only the first {model.max_words}: put the "
-        "[MASK] earlier, or shorten the text."
+        _(
+            "The blank is word {place}, but the model reads only the first {most}: put the "
+            "[MASK] earlier, or shorten the text."
+        ).format(place=blank + 1, most=model.max_words)
     )
     st.stop()
 analysis = model.analyze(tokens)
@@ -74,36 +79,47 @@ flag_model_cut(len(tokens), model.words_read(tokens))
 flag_unknown_words(analysis.labels[1:], analysis.known[1:])
 left, right = st.columns([1, 2])
 with left:
-    st.subheader("Its guesses")
+    st.subheader(_("Its guesses"))
     guesses = pd.DataFrame(model.guesses(analysis.final[blank + 1], k), columns=["word", "probability"])  # +1: [CLS]
     st.dataframe(
         guesses,
         hide_index=True,
         column_config={
-            "probability": st.column_config.ProgressColumn("probability", min_value=0.0, max_value=1.0, format="%.3f")
+            "word": st.column_config.TextColumn(_("word")),
+            "probability": st.column_config.ProgressColumn(
+                _("probability"), min_value=0.0, max_value=1.0, format="%.3f"
+            ),
         },
     )
     n_words = model.guessable_words
     st.caption(
-        f"Probabilities of the model's softmax over its {n_words:,} words (each shown as it was most often "
-        "written in training); a [MASK] stands for one whole word, and only the first blank is guessed."
+        ngettext(
+            "Probabilities of the model's softmax over its {n:,} word (each shown as it was most often "
+            "written in training); a [MASK] stands for one whole word, and only the first blank is guessed.",
+            "Probabilities of the model's softmax over its {n:,} words (each shown as it was most often "
+            "written in training); a [MASK] stands for one whole word, and only the first blank is guessed.",
+            n_words,
+        ).format(n=n_words)
     )
 with right:
-    st.subheader("Where the blank looked")
+    st.subheader(_("Where the blank looked"))
     rows, matrix = analysis.attention_from(blank + 1)  # +1: the model's [CLS] comes first
     st.latex(
         r"A^{(\ell,h)}_{\mathrm{blank},\,:} = \mathrm{softmax}\!\left(\frac{V1_{\mathrm{blank}}\,V2^\top}"
         r"{\sqrt{d_h}} + B\right)"
     )
     st.caption(
-        f"Shapes: one row of each head's ({matrix.shape[1]} × {matrix.shape[1]}) attention, stacked: "
-        f"({matrix.shape[0]} heads × {matrix.shape[1]} words)"
+        _("Shapes: one row of each head's ({n} × {n}) attention, stacked: ({heads} heads × {n} words)").format(
+            n=matrix.shape[1], heads=matrix.shape[0]
+        )
     )
     labels = word_labels(analysis.labels, analysis.known)
     chart(figure=heatmap(matrix, rows, labels, kind="weights", rtl=sentence.rtl), key="fill_blank_attention")
     st.caption(
-        "Row = one head of one layer; each row is a softmax over the sentence and sums to 1. "
-        "[CLS] is the start token every training sentence began with."
+        _(
+            "Row = one head of one layer; each row is a softmax over the sentence and sums to 1. "
+            "[CLS] is the start token every training sentence began with."
+        )
     )
 st.caption(what_the_model_can_guess(model))
 
@@ -111,7 +127,7 @@ st.caption(what_the_model_can_guess(model))
 # Switching heads off, in a fragment: picking heads reruns only this part.
 @st.fragment
 def knock_out(model: MaskedWordModel, tokens: list[Token], analysis: Analysis, blank: int, k: int, rtl: bool) -> None:
-    st.subheader("Switch heads off")
+    st.subheader(_("Switch heads off"))
     removed, ablation = knock_out_controls("fill_blank", model, analysis, rtl)
     if removed:
         after = model.analyze(tokens, knock_out=removed, ablation=ablation)
@@ -119,13 +135,13 @@ def knock_out(model: MaskedWordModel, tokens: list[Token], analysis: Analysis, b
         labels = word_labels(analysis.labels, analysis.known)
         show_blank_attention_change(analysis, after, blank + 1, rtl, labels, "fill_blank_knock_out")
     else:
-        st.info("Pick heads above to switch them off and watch the guesses change, e.g. L1 H1.")
+        st.info(_("Pick heads above to switch them off and watch the guesses change, e.g. L1 H1."))
     show_head_importance("fill_blank", model, tokens, ablation, removed, rtl)
 
 
 @st.fragment
 def follow_the_blank(analysis: Analysis, blank: int, rtl: bool) -> None:
-    st.subheader("Where the blank's information came from, layer by layer")
+    st.subheader(_("Where the blank's information came from, layer by layer"))
     show_word_flow("fill_blank", analysis, TokenDisplay(whole_words=True, show_special=True), rtl, word=blank + 1)
 
 

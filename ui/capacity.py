@@ -20,11 +20,15 @@ import streamlit as st
 from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from attention_core.words import Worded
+from ui.i18n import N_, _, ngettext, right_to_left, say, settle_language
+from ui.style import apply_style
+
 MAX_SESSIONS_ENV = "ATTENTION_MAX_SESSIONS"
 # On this 2-core machine 40 students kept a click's p90 at 0.56 s and 60 made it 3.2 s (docs/class-load.md).
 DEFAULT_MAX_SESSIONS = 40
 SLOW_PAGE_S = 3.0  # a page that took longer than this says the server is busy
-NEW_SEAT_LINK_TEXT = "Try another seat: this school may run more than one server process"
+NEW_SEAT_LINK_TEXT = N_("Try another seat: this school may run more than one server process")
 
 
 class Admission:
@@ -61,7 +65,13 @@ def max_sessions_from_environment() -> int:
     if not text:
         return DEFAULT_MAX_SESSIONS
     if not text.isdigit() or int(text) < 1:
-        raise ValueError(f"{MAX_SESSIONS_ENV} must be a whole number of students, at least 1 (it is {text!r})")
+        raise ValueError(
+            Worded(
+                N_("{variable} must be a whole number of students, at least 1 (it is {value})"),
+                variable=MAX_SESSIONS_ENV,
+                value=repr(text),
+            )
+        )
     return int(text)
 
 
@@ -77,21 +87,29 @@ def _admission() -> Admission:
 def admit_or_explain() -> None:
     """Stops the run with a short "this server is full" page when no seat is free for this session."""
     context = get_script_run_ctx()
+    settle_language()  # these pages come before the app's frame: they speak the link's (or the browser's) language
     try:
         admission = _admission()
     except ValueError as problem:
-        st.error(f"This server is set up wrongly: {problem}.")
+        st.error(_("This server is set up wrongly: {problem}.").format(problem=say(problem)))
         st.stop()
     if context is None or admission.admit(context.session_id):
         return
-    st.title("This class server is full")
+    apply_style(False, right_to_left=right_to_left())
+    st.title(_("This class server is full"))
     st.info(
-        f"{admission.limit} students are using this server right now, as many as it answers quickly. "
-        "Wait a minute and reload this page: a seat frees as soon as someone closes their tab. "
-        "Teachers: a second process or machine takes the next class (docs/deploy.md in the app's repository)."
+        ngettext(
+            "{n} student is using this server right now, as many as it answers quickly. "
+            "Wait a minute and reload this page: a seat frees as soon as someone closes their tab. "
+            "Teachers: a second process or machine takes the next class (docs/deploy.md in the app's repository).",
+            "{n} students are using this server right now, as many as it answers quickly. "
+            "Wait a minute and reload this page: a seat frees as soon as someone closes their tab. "
+            "Teachers: a second process or machine takes the next class (docs/deploy.md in the app's repository).",
+            admission.limit,
+        ).format(n=admission.limit)
     )
     # Behind deploy/serve.py's nginx this link draws another process (a new cookie); on a single server it reloads.
-    st.markdown(f"[{NEW_SEAT_LINK_TEXT}](?new_seat=1)")
+    st.markdown(f"[{_(NEW_SEAT_LINK_TEXT)}](?new_seat=1)")
     st.stop()
 
 
@@ -102,8 +120,14 @@ def telling_when_slow() -> Iterator[None]:
     yield  # st.stop() and st.rerun() pass through: only a page that ran to its end toasts
     seconds = time.perf_counter() - started
     if seconds > SLOW_PAGE_S:
+        connected = _admission().connected
         st.toast(
-            f"This page took {seconds:.1f} s: the server is busy ({_admission().connected} students connected). "
-            "It answers again as the class slows down.",
+            ngettext(
+                "This page took {seconds:.1f} s: the server is busy ({n} student connected). "
+                "It answers again as the class slows down.",
+                "This page took {seconds:.1f} s: the server is busy ({n} students connected). "
+                "It answers again as the class slows down.",
+                connected,
+            ).format(seconds=seconds, n=connected),
             icon=":material/hourglass_top:",
         )

@@ -7,20 +7,31 @@ from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from attention_core.training.corpora import SHIPPED_MIX, Corpus, CorpusError, lines_from_bytes, load_corpus, own_corpus
 from attention_core.training.live import LIMITS
+from attention_core.words import Worded
+from ui.i18n import N_, _
 
+# The options are the English labels (the form remembers them, tests pick them); the radio shows them translated.
 # The Qurʾān comes first: the quickest to start (its pieces are learned in about a second; the mix takes ~30 s).
 BUILT_IN_CHOICES = {
-    "Qurʾān (built in)": "quran",
-    "Qurʾān + hadith (built in; the shipped model's mix, the Qurʾān read 4 times per epoch)": SHIPPED_MIX,
-    "Hadith: Bukhari and Muslim (built in)": "hadith",
+    N_("Qurʾān (built in)"): "quran",
+    N_("Qurʾān + hadith (built in; the shipped model's mix, the Qurʾān read 4 times per epoch)"): SHIPPED_MIX,
+    N_("Hadith: Bukhari and Muslim (built in)"): "hadith",
 }
-UPLOAD, PASTE = "upload a .txt file", "paste text"
+UPLOAD, PASTE = N_("upload a .txt file"), N_("paste text")
 CORPUS_CHOICES = [*BUILT_IN_CHOICES, UPLOAD, PASTE]
+# The pasted text's name: English in file names ("attention-tiny-on-pasted-text"), translated where it is shown.
+PASTED_TEXT = Worded(N_("pasted text"))
 
 
-@st.cache_resource(show_spinner="Reading the corpus…")
-def built_in_corpus(name: str) -> Corpus:
+@st.cache_resource(show_spinner=False)
+def _built_in_corpus(name: str) -> Corpus:
     return load_corpus(name)  # read-only tuples of lines: safe to share between sessions
+
+
+def built_in_corpus(name: str) -> Corpus:
+    """A built-in corpus, read once per server (the spinner in this session's language, the cache shared)."""
+    with st.spinner(_("Reading the corpus…")):
+        return _built_in_corpus(name)
 
 
 def chosen_corpus(choice: str, upload: UploadedFile | None, pasted: str) -> Corpus:
@@ -29,9 +40,10 @@ def chosen_corpus(choice: str, upload: UploadedFile | None, pasted: str) -> Corp
         return built_in_corpus(BUILT_IN_CHOICES[choice])
     if choice == UPLOAD:
         if upload is None:
-            raise CorpusError("choose a .txt file to upload first (UTF-8 text, one sentence per line)")
+            raise CorpusError(Worded(N_("choose a .txt file to upload first (UTF-8 text, one sentence per line)")))
         name = upload.name
         return own_corpus(name, lines_from_bytes(upload.getvalue(), name, LIMITS.max_corpus_bytes))
     if not pasted.strip():
-        raise CorpusError("paste some text first: one sentence per line, at least 20 lines")
-    return own_corpus("pasted text", lines_from_bytes(pasted.encode("utf-8"), "pasted text", LIMITS.max_corpus_bytes))
+        raise CorpusError(Worded(N_("paste some text first: one sentence per line, at least 20 lines")))
+    lines = lines_from_bytes(pasted.encode("utf-8"), PASTED_TEXT, LIMITS.max_corpus_bytes)
+    return own_corpus(PASTED_TEXT, lines)

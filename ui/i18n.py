@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import gettext
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,14 +123,21 @@ def N_(message: str) -> str:
     return message
 
 
+def option_labels(options: Iterable[str]) -> Callable[[str], str]:
+    """A widget's format_func for options marked with N_ (English values, the labels translated): the labels are
+    looked up now, in this session's run. `format_func=_` would look them up whenever the widget's value is shown,
+    and AppTest does that outside any run, where the language is unknown (English labels, not among the options)."""
+    return {option: _(option) for option in options}.__getitem__
+
+
 def say(text: object) -> str:
     """A sentence the package wrote for a reader (attention_core.words.Worded, or an error raised with one) in this
-    session's language: its template translated, its values filled in again (a Worded value translated too). Any
-    other text (a library's own message) as it is."""
+    session's language: its template translated, its values filled in again (a Worded value, or an error, said
+    too). Any other text (a library's own message) as it is."""
     if isinstance(text, BaseException):
         text = text.args[0] if len(text.args) == 1 else str(text)
     if isinstance(text, Worded):
-        values = {name: say(value) if isinstance(value, Worded) else value for name, value in text.values.items()}
+        values = {k: say(v) if isinstance(v, Worded | BaseException) else v for k, v in text.values.items()}
         return _(text.template).format(**values)
     return str(text)
 

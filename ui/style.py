@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from attention_core.figures.heatmaps import enlarged
+from ui.i18n import _
 
 PRESENTATION_KEY = "presentation"
 PRESENTATION_SCALE = 1.4  # figure fonts and heights grow by this much on a projector
@@ -69,10 +70,10 @@ h1 { font-size: 2.6rem !important; }
 def presentation_toggle() -> bool:
     """The sidebar switch (bound to the URL, so a teacher's link opens in presentation mode)."""
     return st.sidebar.toggle(
-        "Presentation mode",
+        _("Presentation mode"),
         key=PRESENTATION_KEY,
         bind="query-params",
-        help="Larger text and figures, for a projector.",
+        help=_("Larger text and figures, for a projector."),
     )
 
 

@@ -11,6 +11,7 @@ from attention_core.figures.head_maps import role_map, roles_over_training
 from attention_core.models.head_roles import POSITIONAL_ROLES, HeadRoles, head_roles
 from attention_core.training.live import Progress, Snapshot
 from ui.head_roles_view import HOW_ROLES_ARE_SCORED
+from ui.i18n import _, ngettext
 from ui.show import chart
 
 _CACHE = "train_roles_cache"  # (snapshots, their roles): a slider move recomputes only the snapshots that are new
@@ -45,20 +46,39 @@ def roles_caption(steps: Sequence[int], roles: Sequence[HeadRoles], picked: int)
     """What the two figures show, in numbers: heads with a positional role at the first and last snapshot, how many
     heads changed role between them, and the roles at the picked one."""
     n_layers, n_heads = roles[0].scores.shape[:2]
-    ends = f"{positional_heads(roles[0])} at step {steps[0]:,}"
-    by_position = "read by position (previous word, next word, self or sink)"
+    total, first = n_layers * n_heads, positional_heads(roles[0])
     if len(steps) == 1:
-        ends += f" {by_position}"
+        ends = ngettext(
+            "Of the {total} head, {first} at step {start:,} read by position (previous word, next word, self or sink).",
+            "Of the {total} heads, {first} at step {start:,} read by position (previous word, next word, self or "
+            "sink).",
+            total,
+        ).format(total=total, first=first, start=steps[0])
     else:
         changed = sum(a != b for a, b in zip(_flat(roles[0]), _flat(roles[-1]), strict=True))
-        ends += (
-            f" and {positional_heads(roles[-1])} at step {steps[-1]:,} {by_position}; {changed} "
-            f"{'head has' if changed == 1 else 'heads have'} a different role at the end than at the start"
+        ends = " ".join(
+            (
+                ngettext(
+                    "Of the {total} head, {first} at step {start:,} and {last} at step {end:,} read by position "
+                    "(previous word, next word, self or sink);",
+                    "Of the {total} heads, {first} at step {start:,} and {last} at step {end:,} read by position "
+                    "(previous word, next word, self or sink);",
+                    total,
+                ).format(total=total, first=first, start=steps[0], last=positional_heads(roles[-1]), end=steps[-1]),
+                ngettext(
+                    "{changed} head has a different role at the end than at the start.",
+                    "{changed} heads have a different role at the end than at the start.",
+                    changed,
+                ).format(changed=changed),
+            )
         )
-    counts = ", ".join(f"{role} {n}" for role, n in roles[picked].counts().items() if n)
-    return (
-        f"Of the {n_layers * n_heads} heads, {ends}. Heads per role at step {steps[picked]:,}: {counts}. The roles are "
-        "of the probe sentence; hover a head for its five scores."
+    counts = _(", ").join(f"{_(role)} {n}" for role, n in roles[picked].counts().items() if n)
+    return " ".join(
+        (
+            ends,
+            _("Heads per role at step {step:,}: {counts}.").format(step=steps[picked], counts=counts),
+            _("The roles are of the probe sentence; hover a head for its five scores."),
+        )
     )
 
 
@@ -66,18 +86,22 @@ def show_roles_over_training(progress: Progress, picked: int, rtl: bool) -> None
     """Under the replay: every head's role at every snapshot, and the map of the snapshot picked on the slider."""
     roles = snapshot_roles(progress)
     steps = [snapshot.step for snapshot in progress.snapshots]
-    st.subheader("Roles of the heads over training")
+    st.subheader(_("Roles of the heads over training"))
     chart(roles_over_training(steps, roles, picked=picked), "train_roles_over_training")
-    st.markdown(f"**The heads' roles at step {steps[picked]:,}** (picked on the slider above, outlined here)")
+    st.markdown(
+        _("**The heads' roles at step {step:,}** (picked on the slider above, outlined here)").format(
+            step=steps[picked]
+        )
+    )
     chart(role_map(roles[picked], rtl=rtl), "train_roles_map")
     st.caption(roles_caption(steps, roles, picked))
-    with st.expander("How the roles are scored"):
-        st.markdown(HOW_ROLES_ARE_SCORED)
+    with st.expander(_("How the roles are scored")):
+        st.markdown(_(HOW_ROLES_ARE_SCORED))
 
 
 def show_latest_roles(progress: Progress, rtl: bool) -> None:
     """While training: the roles of the latest snapshot only (one head_roles and one small figure a second)."""
     snapshot = progress.snapshots[-1]
     roles = head_roles(snapshot.weights, probe_special(progress.probe_labels))
-    st.markdown(f"**The heads' roles at step {snapshot.step:,}**")
+    st.markdown(_("**The heads' roles at step {step:,}**").format(step=snapshot.step))
     chart(role_map(roles, rtl=rtl), "train_live_roles")

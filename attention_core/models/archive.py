@@ -26,6 +26,7 @@ from attention_core.models.checkpoint import (
 from attention_core.models.encoder import MaskedLanguageModel
 from attention_core.models.trained import TrainedModel
 from attention_core.models.vocabulary import Vocabulary
+from attention_core.words import N_, Worded
 
 MAX_ARCHIVE_BYTES = 60_000_000  # a base-preset model with its optimizer state zips to about 50 MB
 MAX_UNPACKED_BYTES = 200_000_000
@@ -52,7 +53,11 @@ def unpack_model_archive(data: bytes, name: str, folder: Path) -> tuple[MaskedLa
             try:
                 content = archive.read(info)
             except (zipfile.BadZipFile, OSError, EOFError, RuntimeError) as error:  # corrupt, encrypted, …
-                raise CheckpointError(f"{name}: {info.filename} cannot be read ({error})") from None
+                raise CheckpointError(
+                    Worded(
+                        N_("{name}: {member} cannot be read ({error})"), name=name, member=info.filename, error=error
+                    )
+                ) from None
             (folder / base).write_bytes(content)
         return load_checkpoint(folder)  # raises, naming the file, when the four do not make a model
     except CheckpointError:
@@ -64,26 +69,50 @@ def unpack_model_archive(data: bytes, name: str, folder: Path) -> tuple[MaskedLa
 def _checked_members(data: bytes, name: str) -> dict[str, zipfile.ZipInfo]:
     """The archive's four checkpoint members by bare name, or a CheckpointError before anything is unpacked."""
     if len(data) > MAX_ARCHIVE_BYTES:
-        raise CheckpointError(f"{name}: {len(data):,} bytes is more than the limit of {MAX_ARCHIVE_BYTES:,}")
+        raise CheckpointError(
+            Worded(
+                N_("{name}: {size:,} bytes is more than the limit of {limit:,}"),
+                name=name,
+                size=len(data),
+                limit=MAX_ARCHIVE_BYTES,
+            )
+        )
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = [info for info in archive.infolist() if not info.is_dir()]
     except (zipfile.BadZipFile, ValueError) as error:
-        raise CheckpointError(f"{name}: not a zip file ({error})") from None
+        raise CheckpointError(Worded(N_("{name}: not a zip file ({error})"), name=name, error=error)) from None
     by_name: dict[str, zipfile.ZipInfo] = {}
     for info in members:
         base = PurePosixPath(info.filename.replace("\\", "/")).name
         if base in READ:
             if base in by_name:
-                raise CheckpointError(f"{name}: holds two files named {base}; expected one model")
+                raise CheckpointError(
+                    Worded(N_("{name}: holds two files named {member}; expected one model"), name=name, member=base)
+                )
             by_name[base] = info
         elif base not in IGNORED:
-            raise CheckpointError(f"{name}: unexpected file {info.filename!r}; a model zip holds {', '.join(NEEDED)}")
+            raise CheckpointError(
+                Worded(
+                    N_("{name}: unexpected file {member}; a model zip holds {needed}"),
+                    name=name,
+                    member=repr(info.filename),
+                    needed=", ".join(NEEDED),
+                )
+            )
     missing = [needed for needed in NEEDED if needed not in by_name]
     if missing == [TOKENIZER]:
-        raise CheckpointError(f"{name}: {OLD_FORMAT}")
+        raise CheckpointError(Worded("{file}: {problem}", file=name, problem=OLD_FORMAT))
     if missing:
-        raise CheckpointError(f"{name}: missing {', '.join(missing)}; is this a model downloaded from the Train page?")
+        raise CheckpointError(
+            Worded(
+                N_("{name}: missing {files}; is this a model downloaded from the Train page?"),
+                name=name,
+                files=", ".join(missing),
+            )
+        )
     if sum(info.file_size for info in by_name.values()) > MAX_UNPACKED_BYTES:
-        raise CheckpointError(f"{name}: unpacks to more than {MAX_UNPACKED_BYTES:,} bytes")
+        raise CheckpointError(
+            Worded(N_("{name}: unpacks to more than {limit:,} bytes"), name=name, limit=MAX_UNPACKED_BYTES)
+        )
     return by_name

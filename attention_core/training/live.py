@@ -44,6 +44,7 @@ from attention_core.story.text import Token, tokenize
 from attention_core.training.corpora import BUILT_IN, CREDITS, Corpus, CorpusError
 from attention_core.training.prepare import Prepared
 from attention_core.training.train import Spent, StepReport, TrainSettings, train
+from attention_core.words import N_, Worded
 
 Status = Literal["ready", "running", "stopped", "finished", "failed"]
 
@@ -96,6 +97,10 @@ class RunLimitError(RuntimeError):
     """Too many runs on this server right now; the message says so in plain words."""
 
 
+class RunStateError(ValueError):
+    """A control pressed when the run cannot do it (a stale click from another tab); the message says why."""
+
+
 @dataclass(frozen=True)
 class Snapshot:
     step: int
@@ -131,8 +136,15 @@ def check_corpus(corpus: Corpus, limits: Limits = LIMITS) -> None:
     lines = len(corpus.train) + len(corpus.held_out)
     if lines < limits.min_lines:
         raise CorpusError(
-            f"{corpus.name}: {lines} non-blank lines; training needs at least {limits.min_lines} "
-            "(every tenth line is held out to measure the model on sentences it never saw)"
+            Worded(
+                N_(
+                    "{name}: {lines} non-blank lines; training needs at least {least} "
+                    "(every tenth line is held out to measure the model on sentences it never saw)"
+                ),
+                name=corpus.name,
+                lines=lines,
+                least=limits.min_lines,
+            )
         )
 
 
@@ -141,18 +153,18 @@ def default_probe(corpus: Corpus, max_words: int = 12) -> list[Token]:
     for line in (*corpus.held_out, *corpus.train):
         if tokens := tokenize(line):
             return tokens[:max_words]
-    raise CorpusError(f"{corpus.name}: no words to make a probe sentence from")
+    raise CorpusError(Worded(N_("{name}: no words to make a probe sentence from"), name=corpus.name))
 
 
 def bounded(settings: TrainSettings, limits: Limits = LIMITS) -> tuple[TrainSettings, list[str]]:
     """The settings cut to the limits, and a notice for every cut."""
-    notices = []
+    notices: list[str] = []
     minutes, steps = settings.minutes, settings.steps
     if minutes is None or minutes > limits.max_minutes:
-        notices.append(f"Runs here last at most {limits.max_minutes:g} minutes.")
+        notices.append(Worded(N_("Runs here last at most {minutes:g} minutes."), minutes=limits.max_minutes))
         minutes = limits.max_minutes
     if steps is not None and steps > limits.max_steps:
-        notices.append(f"Runs here take at most {limits.max_steps:,} steps.")
+        notices.append(Worded(N_("Runs here take at most {steps:,} steps."), steps=limits.max_steps))
         steps = limits.max_steps
     return replace(settings, minutes=minutes, steps=steps), notices
 
@@ -167,6 +179,12 @@ class _Published:
     latest: TrainedModel | None = None
     error: str | None = None
     preparing: tuple[str, float] | None = None
+
+
+def failure(error: Exception) -> str:
+    """What a failed run says: the error's kind and its message (translatable when the package worded it)."""
+    message = error.args[0] if len(error.args) == 1 and isinstance(error.args[0], Worded) else str(error)
+    return Worded("{kind}: {message}", kind=type(error).__name__, message=message)
 
 
 def live_eval_lines(corpus: Corpus, masked_words: int = 2_000, most: int = 150) -> int:
@@ -235,7 +253,7 @@ class TrainingRun:
     def resume(self) -> list[str]:
         """Go on after a stop with the same budget, clock and learning-rate schedule."""
         if not self.progress().can_resume or self._budget is None:
-            raise ValueError("there is no stopped run with budget left to resume")
+            raise RunStateError(Worded(N_("there is no stopped run with budget left to resume")))
         last = self.progress().reports[-1] if self.progress().reports else None
         spent = Spent(last.step - self._budget_first_step, last.elapsed_s) if last is not None else Spent()
         return self._launch(self._budget, resume=True, spent=spent)
@@ -243,7 +261,7 @@ class TrainingRun:
     def train_longer(self, settings: TrainSettings) -> list[str]:
         """Train the saved model further for a new budget (its cosine schedule restarts, without warm-up)."""
         if not self.has_checkpoint:
-            raise ValueError("there is no saved model to train longer")
+            raise RunStateError(Worded(N_("there is no saved model to train longer")))
         return self._launch(settings, resume=True, spent=None)
 
     def _launch(self, settings: TrainSettings, *, resume: bool, spent: Spent | None) -> list[str]:
@@ -253,8 +271,13 @@ class TrainingRun:
         settings, notices = bounded(settings)
         if not _RUN_SLOTS.acquire(blocking=False):
             raise RunLimitError(
-                f"{LIMITS.max_runs_at_once} training runs are already going on this server (it has few cores). "
-                "Try again in a few minutes; every other page works meanwhile."
+                Worded(
+                    N_(
+                        "{runs} training runs are already going on this server (it has few cores). "
+                        "Try again in a few minutes; every other page works meanwhile."
+                    ),
+                    runs=LIMITS.max_runs_at_once,
+                )
             )
         self._stop.clear()
         if spent is None:
@@ -313,9 +336,9 @@ class TrainingRun:
     def checkpoint_zip(self) -> bytes:
         """The saved checkpoint folder (safetensors weights; config, vocabulary and tokenizer JSON) as a zip file."""
         if self.progress().status == "running":
-            raise CheckpointError("the run is still going: stop it first, then download")
+            raise CheckpointError(Worded(N_("the run is still going: stop it first, then download")))
         if not self.has_checkpoint:
-            raise CheckpointError("nothing trained yet")
+            raise CheckpointError(Worded(N_("nothing trained yet")))
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
             for path in sorted(self.folder.iterdir()):
@@ -368,7 +391,7 @@ class TrainingRun:
                 self._published.status = final_status
         except Exception as error:  # the page shows the reason; the thread must never die silently
             with self._lock:
-                self._published.status, self._published.error = "failed", f"{type(error).__name__}: {error}"
+                self._published.status, self._published.error = "failed", failure(error)
         finally:
             with self._lock:
                 self._published.preparing = None

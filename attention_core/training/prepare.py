@@ -16,10 +16,11 @@ from attention_core.training.baselines import BigramCounts
 from attention_core.training.batches import Lexicon, encode_lines
 from attention_core.training.corpora import Corpus
 from attention_core.training.evaluate import StopRequested
+from attention_core.words import N_, Worded
 
 CHECK_EVERY_LINES = 100  # a hundred hadith records tokenize in about 0.1 s: Stop waits no longer than that
 
-OnPrepare = Callable[[str, float], None]  # (what is being done, share of it done 0 … 1)
+OnPrepare = Callable[[str, float], None]  # (what is being done, Worded for the app; share of it done 0 … 1)
 
 
 @dataclass(frozen=True)
@@ -63,18 +64,18 @@ def prepare(
     """Learn a vocabulary from corpus.train (unless one is given: resuming or training a loaded model), then
     encode each part's training lines once. Raises StopRequested when should_stop() becomes true."""
     if vocabulary is None:
-        lines: Iterable[str] = _watched(corpus.train, "learning word pieces", on_prepare, should_stop)
+        lines: Iterable[str] = _watched(corpus.train, Worded(N_("learning word pieces")), on_prepare, should_stop)
         vocabulary = build_vocabulary(lines, min_count, max_vocab, n_pieces)
     lexicon = Lexicon(vocabulary)
     sequences: list[list[int]] = []
     once: list[list[int]] = []
     for part in corpus.weighted_parts():
-        watched = _watched(part.train, f"encoding {part.name}", on_prepare, should_stop)
+        watched = _watched(part.train, Worded(N_("encoding {corpus}"), corpus=part.name), on_prepare, should_stop)
         encoded = encode_lines(watched, lexicon, max_len)  # type: ignore[arg-type]  # it only iterates
         sequences += encoded * part.weight
         once += encoded
     if on_prepare is not None:
-        on_prepare("counting word pairs", 1.0)
+        on_prepare(Worded(N_("counting word pairs")), 1.0)
     return Prepared(
         vocabulary, lexicon, sequences, BigramCounts(once, len(lexicon), vocabulary.n_special, lexicon.n_output)
     )
