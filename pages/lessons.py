@@ -4,10 +4,10 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from ui.bidi import isolate, isolate_arabic
+from ui.bidi import isolate
 from ui.examples import LESSONS
-from ui.i18n import _
-from ui.lesson_view import forget_opened_lesson
+from ui.i18n import LANGUAGE_KEY, SOURCE_LANGUAGE, _, language
+from ui.lesson_view import forget_opened_lesson, in_reading_order
 from ui.navigation import ensure_app_frame
 from ui.style import PRESENTATION_KEY
 
@@ -30,14 +30,18 @@ chosen = st.pills(
 )
 
 
+# What every link adds to a lesson's own query: presentation mode, and the page's language (a link copied from an
+# Arabic page opens in Arabic, whatever the browser's language).
+view = {PRESENTATION_KEY: "true"} if st.session_state.get(PRESENTATION_KEY) else {}
+view |= {LANGUAGE_KEY: language()} if language() != SOURCE_LANGUAGE else {}
 columns = st.columns(2)
 shown = [lesson for lesson in LESSONS if not chosen or lesson.topic in chosen]
 for index, lesson in enumerate(shown):
     with columns[index % 2].container(border=True):
-        st.markdown(f"**{isolate_arabic(_(lesson.title))}** · *{_(lesson.topic)}*")
+        st.markdown(f"**{in_reading_order(_(lesson.title))}** · *{_(lesson.topic)}*")
         st.text(isolate(lesson.sentence))  # plain text: a sentence is never read as Markdown
-        st.markdown(isolate_arabic(_(lesson.look_for)))
-        query = lesson.query() | ({PRESENTATION_KEY: "true"} if st.session_state.get(PRESENTATION_KEY) else {})
+        st.markdown(in_reading_order(_(lesson.look_for)))
+        query = lesson.query() | view
         # A page link, not a button and st.switch_page: switching pages clears the URL's query, which Streamlit
         # refuses while a widget (presentation mode) is bound to it. The link carries the lesson in its query.
         # One under the other, not side by side: on a projector's larger type the label was cut in a column.
@@ -48,6 +52,6 @@ for index, lesson in enumerate(shown):
         st.markdown(f"[{share}]({lesson.page}?{urlencode(query, doseq=True)})")
         quiz = lesson.quiz_query()
         if quiz is not None:  # the same lesson as a question: guess where the word looks, then reveal
-            quiz |= {PRESENTATION_KEY: "true"} if st.session_state.get(PRESENTATION_KEY) else {}
+            quiz |= view
             label = _("Quiz version: guess first")
             st.markdown(f"[{label}]({lesson.page}?{urlencode(quiz, doseq=True)})")

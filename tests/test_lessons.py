@@ -17,9 +17,10 @@ from attention_core.models.word_pieces import shown_attention
 from attention_core.story.attention import similarity
 from attention_core.story.embeddings import embed_sentence
 from attention_core.story.text import tokenize
-from tests.conftest import assert_clean, figures, open_page
+from tests.conftest import APP, assert_clean, figures, open_page
 from ui.bidi import PDI, RLI
 from ui.examples import LESSONS, Lesson
+from ui.i18n import catalog
 
 PAGES = Path(__file__).parents[1] / "pages"
 
@@ -346,3 +347,25 @@ def test_the_blank_of_la_rayba_fihi_needs_the_word_after_it() -> None:
     assert (changes[0].word, round(changes[0].before, 2), round(changes[0].after, 2)) == ("ريب", 0.96, 0.01)
     first = max(changes, key=lambda c: c.after)
     assert (first.word, round(first.after, 2)) == ("تعلمون", 0.23)
+
+
+def test_in_arabic_the_lessons_read_right_to_left_and_their_links_keep_the_language() -> None:
+    """Issue 16: with ?lang=ar every card and the lesson line are in Arabic, without the isolates an English page
+    needs around Arabic phrases (in an Arabic paragraph they would let two Latin words pull the phrases between
+    them into one left-to-right run), and a lesson's links carry lang=ar."""
+    ar = catalog("ar").singular
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["lang"] = "ar"
+    at = at.switch_page("pages/lessons.py").run()
+    assert_clean(at)
+    texts = [markdown.value for markdown in at.markdown]
+    assert all(ar[lesson.look_for] in texts for lesson in LESSONS) and not any(RLI in text for text in texts)
+    shares = [text for text in texts if text.startswith(f"[{ar['Link to share']}](")]
+    assert len(shares) == len(LESSONS) and all(text.endswith("&lang=ar)") for text in shares)
+    lesson = next(lesson for lesson in LESSONS if lesson.title.startswith("ذهب"))
+    at.query_params.clear()
+    for key, value in (lesson.query() | {"lang": "ar"}).items():
+        at.query_params[key] = value
+    at = at.switch_page(f"pages/{lesson.page}.py").run()
+    line = ar["**Lesson: {title}.** Look at: {look_at}"].format(title=ar[lesson.title], look_at=ar[lesson.look_at])
+    assert line in [info.value for info in at.info]

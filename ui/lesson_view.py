@@ -13,10 +13,18 @@ import streamlit as st
 from attention_core.figures.marks import label_index, outline_cell
 from ui.bidi import isolate_arabic
 from ui.examples import LESSON_PARAM, LESSONS, Lesson
-from ui.i18n import _
+from ui.i18n import _, right_to_left
 
 _APPLIED = "lesson_applied"  # session key: the lesson whose clean start was made (the Lessons page forgets it)
 _OPEN = "lesson_open"  # session key: the lesson the current page shows, whose cell the charts outline
+
+
+def in_reading_order(text: str) -> str:
+    """A lesson's text as a paragraph of the page shows it. On an English page each Arabic phrase is isolated right
+    to left (ui/bidi.py). On an Arabic page the paragraph reads right to left already, and isolating its Arabic
+    would make each phrase neutral: two Latin words around it (V·Vᵀ … *the*) would pull it, numbers and all, into
+    one left-to-right run."""
+    return text if right_to_left() else isolate_arabic(text)
 
 
 def forget_opened_lesson() -> None:
@@ -50,7 +58,7 @@ def show_where_to_look(lesson: Lesson | None, sentence: str, *, quiz: bool = Fal
     if quiz:
         st.info(
             _("**Lesson: {title}.** Guess first: where to look appears once you reveal.").format(
-                title=isolate_arabic(_(lesson.title))
+                title=in_reading_order(_(lesson.title))
             ),
             icon=":material/target:",
         )
@@ -65,7 +73,7 @@ def show_lesson_line() -> None:
         return
     st.info(
         _("**Lesson: {title}.** Look at: {look_at}").format(
-            title=isolate_arabic(_(lesson.title)), look_at=isolate_arabic(_(lesson.look_at))
+            title=in_reading_order(_(lesson.title)), look_at=in_reading_order(_(lesson.look_at))
         ),
         icon=":material/target:",
     )
