@@ -10,6 +10,7 @@ from attention_core.story.text import MASK, Token
 from ui.controls import sentence_input
 from ui.guess_view import guess_first, guess_then_reveal
 from ui.head_roles_view import show_head_roles
+from ui.i18n import N_, _
 from ui.knock_out_view import (
     head_name,
     knock_out_controls,
@@ -17,6 +18,7 @@ from ui.knock_out_view import (
     show_guess_change,
     show_head_importance,
 )
+from ui.linked_options import translated_options
 from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
 from ui.query_key_view import show_query_key_map
@@ -26,13 +28,14 @@ from ui.tokens import TokenDisplay, drawn_attention, say_how_tokens_are_drawn, t
 
 ensure_app_frame()
 
-st.title("Multi-head attention: what the trained heads learned")
+st.title(_("Multi-head attention: what the trained heads learned"))
 st.markdown(
-    "A trained model has layers of heads (English MiniLM: 6 layers of 12, pretrained; the shipped Arabic model: "
-    "3 layers of 4). Each head learned its own "
-    "W1, W2, W3 (others say Q, K, V) and "
-    "so its own rule of who looks at whom. Switch a head's W's back to the identity to see how much of its "
-    "pattern is learned, and compare with the raw V·Vᵀ of the same words."
+    _(
+        "A trained model has layers of heads (English MiniLM: 6 layers of 12, pretrained; the shipped Arabic model: "
+        "3 layers of 4). Each head learned its own W1, W2, W3 (others say Q, K, V) and so its own rule of who looks "
+        "at whom. Switch a head's W's back to the identity to see how much of its pattern is learned, and compare "
+        "with the raw V·Vᵀ of the same words."
+    )
 )
 sentence = sentence_input("heads")
 if sentence is None:
@@ -49,35 +52,46 @@ rtl = sentence.rtl
 
 grid_weights, labels = drawn_attention(analysis.weights, analysis, display)
 if not labels:
-    st.info("Nothing left to draw: the model read no word of this text besides [CLS] and [SEP].")
+    st.info(_("Nothing left to draw: the model read no word of this text besides [CLS] and [SEP]."))
     st.stop()
 say_how_tokens_are_drawn(analysis, display)
 if guess_first("heads"):
     names = [head_name(layer, head) for layer in range(n_layers) for head in range(n_heads)]
     if not guess_then_reveal("heads", grid_weights.flatten(0, 1), names, labels, rtl):
         st.stop()
-st.subheader("Every layer and head")
+st.subheader(_("Every layer and head"))
 st.latex(
     r"A^{(\ell,h)} = \mathrm{softmax}\!\left(\frac{(xW_1^{h})(xW_2^{h})^\top}{\sqrt{d_h}}"
     + (r" + B^{h}\right)" if model.has_position_bias else r"\right)")
 )
 st.caption(
-    f"Shapes: {n_layers} layers × {n_heads} heads, each ({len(labels)} × {len(labels)}); x is what the layer "
-    "reads. Each head is its own view: its own W1, W2 (what others call Q and K) decide who looks at "
-    "whom."
+    _(
+        "Shapes: {layers} layers × {heads} heads, each ({n} × {n}); x is what the layer reads. Each head is its own "
+        "view: its own W1, W2 (what others call Q and K) decide who looks at whom."
+    ).format(layers=n_layers, heads=n_heads, n=len(labels))
 )
 head_grid(grid_weights, labels, rtl, "heads_grid")
 
-ONE_HEAD, KNOCK_OUT, FLOW = "One head, taken apart", "Knock heads out", "Follow a word through the layers"
+# The three views, in English as links, lessons and benchmarks name them (?heads_view=Knock heads out), shown
+# translated.
+ONE_HEAD, KNOCK_OUT, FLOW = N_("One head, taken apart"), N_("Knock heads out"), N_("Follow a word through the layers")
+VIEWS = [ONE_HEAD, KNOCK_OUT, FLOW]
 view = st.segmented_control(
-    "Look closer", [ONE_HEAD, KNOCK_OUT, FLOW], default=ONE_HEAD, key="heads_view", bind="query-params", required=True
+    _("Look closer"),
+    VIEWS,
+    format_func=translated_options("heads_view", VIEWS),
+    default=ONE_HEAD,
+    key="heads_view",
+    bind="query-params",
+    required=True,
 )
 if view != KNOCK_OUT:  # knocking heads out has its own map of the roles, to click
     show_head_roles(analysis, rtl, "heads_roles")
 
 
-BIAS_NOTE = "B is the head's learned bias for each distance between words."
-NO_BIAS_NOTE = "This model has no bias B: its positions were added to the words once, before the first layer."
+BIAS_NOTE = N_("B is the head's learned bias for each distance between words.")
+NO_BIAS_NOTE = N_("This model has no bias B: its positions were added to the words once, before the first layer.")
+RAW, THIS_HEAD = N_("raw"), N_("this head")
 
 
 # One head taken apart, in a fragment: switching W1/W2/W3, the layer, the head or the cell reruns only this part,
@@ -87,65 +101,74 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
     n_layers, n_heads, has_bias = model.n_layers, model.n_heads, model.has_position_bias
     # Two rows of controls, so that every label stays whole in presentation mode's larger type.
     pick_layer, pick_head = st.columns(2)
-    layer = pick_layer.selectbox("Layer", range(1, n_layers + 1), key="heads_layer", bind="query-params") - 1
-    head = pick_head.selectbox("Head", range(1, n_heads + 1), key="heads_head", bind="query-params") - 1
+    layer = pick_layer.selectbox(_("Layer"), range(1, n_layers + 1), key="heads_layer", bind="query-params") - 1
+    head = pick_head.selectbox(_("Head"), range(1, n_heads + 1), key="heads_head", bind="query-params") - 1
     w1, w2, w3 = st.columns(3)
     use_W1 = w1.toggle(
-        "trained W1", value=True, key="heads_W1", bind="query-params", help="off: V1 = the head's slice of x"
+        _("trained W1"), value=True, key="heads_W1", bind="query-params", help=_("off: V1 = the head's slice of x")
     )
     use_W2 = w2.toggle(
-        "trained W2", value=True, key="heads_W2", bind="query-params", help="off: V2 = the head's slice of x"
+        _("trained W2"), value=True, key="heads_W2", bind="query-params", help=_("off: V2 = the head's slice of x")
     )
     use_W3 = w3.toggle(
-        "trained W3", value=True, key="heads_W3", bind="query-params", help="off: V3 = the head's slice of x"
+        _("trained W3"), value=True, key="heads_W3", bind="query-params", help=_("off: V3 = the head's slice of x")
     )
     view = head_view(model, tokens, layer, head, use_W1=use_W1, use_W2=use_W2, use_W3=use_W3, inputs=analysis.inputs)
     weights, labels = drawn_attention(view.weights, analysis, display)
     d_h = view.V1.shape[1]
     w = lambda i, on: rf"(xW_{i} + b_{i})" if on else "x"  # noqa: E731 — the formula shows x for an identity W
+    shape = product_shape(view.V1, view.V2.T)
+    if has_bias:
+        shape = _("{shape}, plus the head's position bias B ({n} × {n})").format(shape=shape, n=len(view.x))
+    if model.reads_word_pieces:
+        shape = _("{shape} (word pieces)").format(shape=shape)
     show_step(
-        heading=f"Layer {layer + 1}, head {head + 1}",
+        heading=_("Layer {layer}, head {head}").format(layer=layer + 1, head=head + 1),
         formula=rf"A = \mathrm{{softmax}}\!\left(\frac{{{w(1, use_W1)}\,{w(2, use_W2)}^\top}}{{\sqrt{{{d_h}}}}}"
         + (r" + B\right)" if has_bias else r"\right)"),
-        shape=product_shape(view.V1, view.V2.T)
-        + (f", plus the head's position bias B ({len(view.x)} × {len(view.x)})" if has_bias else "")
-        + (" (word pieces)" if model.reads_word_pieces else ""),
-        explanation="x is what this layer reads (normalised). " + (BIAS_NOTE if has_bias else NO_BIAS_NOTE),
+        shape=shape,
+        explanation=_("x is what this layer reads (normalised).") + " " + _(BIAS_NOTE if has_bias else NO_BIAS_NOTE),
         figure=heatmap(weights, labels, labels, kind="weights", rtl=rtl),
         key="heads_picked",
     )
 
-    st.subheader("Raw V·Vᵀ against the trained head")
-    raw, _ = compare_with_raw(view)
-    raw, _ = drawn_attention(raw, analysis, display)
+    st.subheader(_("Raw V·Vᵀ against the trained head"))
+    raw = compare_with_raw(view)[0]
+    raw = drawn_attention(raw, analysis, display)[0]
     panels = torch.stack([raw, weights, weights - raw])[None]  # one figure: raw | this head | their difference
-    names = ["raw", "this head", "head − raw"]
-    chart(
-        heatmap_grid(
-            panels, labels, row_names=[""], column_names=names, rtl=rtl, panel_height=380, signed=frozenset({(0, 2)})
-        ),
-        "heads_raw",
+    names = [RAW, THIS_HEAD, N_("head − raw")]
+    grid = heatmap_grid(
+        panels,
+        labels,
+        row_names=[""],
+        column_names=names,
+        rtl=rtl,
+        panel_height=380,
+        signed=frozenset({(0, 2)}),
+        translate=_,
     )
+    chart(grid, "heads_raw")
     st.caption(
-        "raw = softmax(x·xᵀ/√d) of the same layer input; in head − raw, blue is where the head looks more, "
-        "red less. Raw similarity makes every word look mostly at itself; the trained head looks elsewhere "
-        "on purpose."
+        _(
+            "raw = softmax(x·xᵀ/√d) of the same layer input; in head − raw, blue is where the head looks more, red "
+            "less. Raw similarity makes every word look mostly at itself; the trained head looks elsewhere on purpose."
+        )
     )
 
     labels = word_labels(analysis.labels, analysis.known)  # the map, like a cell, is over the model's own tokens
     show_query_key_map("heads", view.V1, view.V2, view.weights, labels, rtl, position_bias=has_bias)
 
-    st.subheader("One cell, explained")
+    st.subheader(_("One cell, explained"))
     if analysis.pieces.splits_words:
-        st.caption("Here every row and column is one word piece: a whole word's cell mixes several of these.")
+        st.caption(_("Here every row and column is one word piece: a whole word's cell mixes several of these."))
     query_col, key_col = st.columns(2)
-    i = query_col.selectbox("Row word (query)", range(len(labels)), format_func=labels.__getitem__, key="heads_i")
-    j = key_col.selectbox("Column word (key)", range(len(labels)), format_func=labels.__getitem__, key="heads_j")
+    i = query_col.selectbox(_("Row word (query)"), range(len(labels)), format_func=labels.__getitem__, key="heads_i")
+    j = key_col.selectbox(_("Column word (key)"), range(len(labels)), format_func=labels.__getitem__, key="heads_j")
     cell = explain_cell(view, i, j)
     chart(
         figure=heatmap(
             cell.vectors,
-            [f"V1 of {labels[i]}", f"V2 of {labels[j]}"],
+            [_("V1 of {word}").format(word=labels[i]), _("V2 of {word}").format(word=labels[j])],
             dimension_labels(d_h),
             kind="signed",
             columns="dimensions",
@@ -160,7 +183,11 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
         + (f" {cell.bias:+.3f}" if has_bias else "")
         + rf" = {cell.score:.3f}"
     )
-    st.caption(f"After the softmax of row {plain(labels[i])}, this cell's weight is {cell.weight:.3f}.")
+    st.caption(
+        _("After the softmax of row {word}, this cell's weight is {weight:.3f}.").format(
+            word=plain(labels[i]), weight=cell.weight
+        )
+    )
 
 
 # Knocking heads out, in a fragment: picking heads reruns only this part.
@@ -170,11 +197,11 @@ def knock_out(model: AttentionModel, tokens: list[Token], analysis: Analysis, di
     if removed:
         after = model.analyze(tokens, knock_out=removed, ablation=ablation)
         if isinstance(model, MaskedWordModel) and any(t.norm == MASK for t in analysis.tokens):
-            st.markdown("**The guesses for the [MASK], with every head and without the knocked-out ones**")
+            st.markdown(_("**The guesses for the [MASK], with every head and without the knocked-out ones**"))
             show_guess_change(model, analysis, after, removed, k=5)
         show_attention_change(analysis, after, removed, display, rtl, "heads")
     else:
-        st.info("Pick one or more heads above to switch them off and see what changes in the layers above them.")
+        st.info(_("Pick one or more heads above to switch them off and see what changes in the layers above them."))
     show_head_importance("heads", model, tokens, ablation, removed, rtl)
 
 

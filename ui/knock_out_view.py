@@ -18,13 +18,20 @@ from attention_core.models.knock_out_effects import attention_shift, guess_chang
 from attention_core.story.text import Token
 from ui.bidi import isolate
 from ui.head_roles_view import HOW_ROLES_ARE_SCORED
+from ui.i18n import N_, _, ngettext, translated_figure
+from ui.linked_options import translated_options
 from ui.links import link_to_this_view
 from ui.show import chart, guess_change_table, plain
 from ui.style import for_projector
 from ui.tokens import TokenDisplay, drawn_attention
 
-ABLATIONS: dict[str, Ablation] = {"nothing (zero)": "zero", "its average over the words (mean)": "mean"}
-KNOCK_OUT_HELP = (
+# What a knocked-out head sends: the options in English as links and lessons name them (?heads_ablation=…), shown
+# translated.
+ABLATIONS: dict[str, Ablation] = {N_("nothing (zero)"): "zero", N_("its average over the words (mean)"): "mean"}
+# The panels before | after | their difference, named in English in the figure's data (a lesson outlines a cell of
+# "heads knocked out"), drawn translated.
+EVERY_HEAD, KNOCKED_OUT, DIFFERENCE = N_("every head"), N_("heads knocked out"), N_("after − before")
+KNOCK_OUT_HELP = N_(
     "A knocked-out head's output (its weights · V3) is removed before the layer mixes its heads back together "
     "(the output projection). Layers below it do not change; every layer above reads a different input."
 )
@@ -72,39 +79,45 @@ def knock_out_controls(
         st.session_state[key] = [name for name in kept if name in options]
     chart_key = _toggle_clicked_heads(page)
     knocked = [parse_head(name) for name in st.session_state.get(key) or []]
+    picker = head_picker(head_roles(analysis.weights, analysis.special), knocked=knocked, rtl=rtl, translate=_)
     st.plotly_chart(
-        for_projector(head_picker(head_roles(analysis.weights, analysis.special), knocked=knocked, rtl=rtl)),
+        for_projector(translated_figure(picker)),
         key=chart_key,
         on_select="rerun",
         selection_mode="points",
         config={"displayModeBar": False},
     )
     st.caption(
-        "Click a head to switch it off (✕), click it again to switch it back on. Colours: each head's role on this "
-        "sentence (hover a head for it; the (?) says how roles are scored).",
-        help=HOW_ROLES_ARE_SCORED,
+        _(
+            "Click a head to switch it off (✕), click it again to switch it back on. Colours: each head's role on "
+            "this sentence (hover a head for it; the (?) says how roles are scored)."
+        ),
+        help=_(HOW_ROLES_ARE_SCORED),
     )
     picked, how = st.columns([3, 2])
     chosen = picked.multiselect(
-        f"Heads to knock out ({model.n_layers} layers × {model.n_heads} heads)",
+        _("Heads to knock out ({layers} layers × {heads} heads)").format(layers=model.n_layers, heads=model.n_heads),
         options,
         key=key,
         bind="query-params",
-        placeholder="Pick heads, e.g. L1 H1",
-        help=KNOCK_OUT_HELP,
+        placeholder=_("Pick heads, e.g. L1 H1"),
+        help=_(KNOCK_OUT_HELP),
     )
     sends = how.radio(
-        "A knocked-out head sends",
+        _("A knocked-out head sends"),
         list(ABLATIONS),
+        format_func=translated_options(f"{page}_ablation", list(ABLATIONS)),
         key=f"{page}_ablation",
         bind="query-params",
-        help="nothing: its output is zero. its average: every word gets the head's output averaged over the "
-        "sentence, so the head still adds its usual message but no longer says which word sent what.",
+        help=_(
+            "nothing: its output is zero. its average: every word gets the head's output averaged over the "
+            "sentence, so the head still adds its usual message but no longer says which word sent what."
+        ),
     )
     # Streamlit 1.67 writes a bound widget's value set in code (a click on the picker) into the address bar only
     # at the next interaction, so the address bar can lag one click behind; this link never does.
-    st.markdown(f"[Link to this view, with these heads switched off]({link_to_this_view(page)})")
-    return sorted(parse_head(name) for name in chosen), ABLATIONS[sends or "nothing (zero)"]
+    st.markdown(_("[Link to this view, with these heads switched off]({link})").format(link=link_to_this_view(page)))
+    return sorted(parse_head(name) for name in chosen), ABLATIONS[sends or next(iter(ABLATIONS))]
 
 
 def show_guess_change(
@@ -113,13 +126,20 @@ def show_guess_change(
     """The guesses with every head and with the knocked-out heads removed, side by side (from the page's two
     analyses: no other pass through the model)."""
     changes = guess_changes(model, whole, knocked, k)
-    guess_change_table(changes, "every head", "heads knocked out")
+    guess_change_table(changes, _(EVERY_HEAD), _(KNOCKED_OUT))
     top_before, top_after = changes[0], max(changes, key=lambda c: c.after)
     if knock_out:
         st.caption(
-            f"First guess with every head: {isolate(plain(top_before.word))} ({top_before.before:.3f}); with "
-            f"{', '.join(head_name(*h) for h in knock_out)} knocked out: {isolate(plain(top_after.word))} "
-            f"({top_after.after:.3f})."
+            _(
+                "First guess with every head: {before} ({p_before:.3f}); with {heads} knocked out: {after} "
+                "({p_after:.3f})."
+            ).format(
+                before=isolate(plain(top_before.word)),
+                p_before=top_before.before,
+                heads=_(", ").join(head_name(*h) for h in knock_out),
+                after=isolate(plain(top_after.word)),
+                p_after=top_after.after,
+            )
         )
 
 
@@ -129,46 +149,67 @@ def show_attention_change(
     """How far every head's attention moved (a map of heads), then one head's attention before | after | their
     difference (the head that moved most, unless the student picks another)."""
     shift = attention_shift(before.weights, after.weights)
-    first = min(layer for layer, _ in knock_out)
-    st.markdown("**How far each head's attention moved**")
-    chart(
-        head_values(shift, scale_title="moved", signed=False, knocked=knock_out, rtl=rtl, largest=1.0), f"{page}_shift"
+    first = min(layer for layer, _head in knock_out)
+    st.markdown(_("**How far each head's attention moved**"))
+    moved = head_values(shift, scale_title=N_("moved"), signed=False, knocked=knock_out, rtl=rtl, largest=1.0)
+    chart(moved, f"{page}_shift")
+    unchanged = (
+        _(
+            "Layers 1 to {layer} attend exactly as before: a head is removed after its attention is computed, so "
+            "only the layers above it read something new."
+        ).format(layer=first + 1)
+        if first
+        else _(
+            "Layer 1 attends exactly as before: a head is removed after its attention is computed, so only the "
+            "layers above it read something new."
+        )
     )
     st.caption(
-        "Each cell: the share of a word's attention that went elsewhere once the heads marked ✕ were knocked out "
-        "(half the summed change of a row, averaged over the rows; 0 = unchanged, 1 = all of it). "
-        + (f"Layers 1 to {first + 1} attend" if first else "Layer 1 attends")
-        + " exactly as before: a head is removed after its attention is computed, so only the layers above it "
-        "read something new."
+        _(
+            "Each cell: the share of a word's attention that went elsewhere once the heads marked ✕ were knocked out "
+            "(half the summed change of a row, averaged over the rows; 0 = unchanged, 1 = all of it)."
+        )
+        + " "
+        + unchanged
     )
     later = [
         (layer, head) for layer in range(first + 1, before.weights.shape[0]) for head in range(before.weights.shape[1])
     ]
     if not later:
-        st.info("The knocked-out heads are in the last layer: no later layer reads what they sent.")
+        st.info(_("The knocked-out heads are in the last layer: no later layer reads what they sent."))
         return
     most = max(later, key=lambda h: float(shift[h]))
     view_key = f"{page}_knock_out_view"
     if st.session_state.get(view_key) not in (None, *(head_name(*h) for h in later)):  # other heads knocked out now
         del st.session_state[view_key]
     chosen = st.selectbox(
-        "A later head, before and after",
+        _("A later head, before and after"),
         [head_name(*h) for h in later],
         index=later.index(most),
         key=view_key,
         bind="query-params",
-        help="Starts on the later head whose attention moved most.",
+        help=_("Starts on the later head whose attention moved most."),
     )
     layer, head = parse_head(chosen)
-    was, _ = drawn_attention(before.weights[layer, head], before, display)
+    was = drawn_attention(before.weights[layer, head], before, display)[0]
     now, labels = drawn_attention(after.weights[layer, head], after, display)
     panels = torch.stack([was, now, now - was])[None]
-    names = ["every head", "heads knocked out", "after − before"]
     figure = heatmap_grid(
-        panels, labels, row_names=[""], column_names=names, rtl=rtl, panel_height=380, signed=frozenset({(0, 2)})
+        panels,
+        labels,
+        row_names=[""],
+        column_names=[EVERY_HEAD, KNOCKED_OUT, DIFFERENCE],
+        rtl=rtl,
+        panel_height=380,
+        signed=frozenset({(0, 2)}),
+        translate=_,
     )
     chart(figure, f"{page}_knock_out_head")
-    st.caption(f"{chosen}: in after − before, blue is where it looks more without the knocked-out heads, red less.")
+    st.caption(
+        _("{head}: in after − before, blue is where it looks more without the knocked-out heads, red less.").format(
+            head=chosen
+        )
+    )
 
 
 def _importance_key(page: str, model: AttentionModel, tokens: list[Token], ablation: Ablation) -> tuple[object, ...]:
@@ -182,17 +223,25 @@ def show_head_importance(
     this user's session) until the sentence, the model or the kind of knock-out changes."""
     kept_key = f"{page}_importance_result"
     signature = _importance_key(page, model, tokens, ablation)
-    measure = measure_for(model, tokens)
-    what = (
-        "lowers the probability of the model's first guess"
-        if measure == "guess"
-        else "changes the sentence's final vectors (1 − the cosine of their mean with and without the head)"
-    )
-    st.markdown(
-        f"**Which heads matter?** Knock each of the {model.n_layers * model.n_heads} heads out alone and see how "
-        f"much that {what}."
-    )
-    if st.button("Rank every head", key=f"{page}_rank", icon=":material/leaderboard:"):
+    measure, n = measure_for(model, tokens), model.n_layers * model.n_heads
+    if measure == "guess":
+        question = ngettext(
+            "**Which heads matter?** Knock each of the {n} heads out alone and see how much that lowers the "
+            "probability of the model's first guess.",
+            "**Which heads matter?** Knock each of the {n} heads out alone and see how much that lowers the "
+            "probability of the model's first guess.",
+            n,
+        )
+    else:
+        question = ngettext(
+            "**Which heads matter?** Knock each of the {n} heads out alone and see how much that changes the "
+            "sentence's final vectors (1 − the cosine of their mean with and without the head).",
+            "**Which heads matter?** Knock each of the {n} heads out alone and see how much that changes the "
+            "sentence's final vectors (1 − the cosine of their mean with and without the head).",
+            n,
+        )
+    st.markdown(question.format(n=n))
+    if st.button(_("Rank every head"), key=f"{page}_rank", icon=":material/leaderboard:"):
         st.session_state[kept_key] = (signature, head_importance(model, tokens, ablation))
     kept = st.session_state.get(kept_key)
     if kept is None or kept[0] != signature:
@@ -200,26 +249,38 @@ def show_head_importance(
     importance: HeadImportance = kept[1]
     chart(importance_map(importance, knocked=knocked, rtl=rtl), f"{page}_importance")
     ranked = importance.ranked()
-    top = ", ".join(f"{head_name(layer, head)} ({score:+.2f})" for layer, head, score in ranked[:3])
-    order = [(layer, head) for layer, head, _ in ranked]
-    places = [f"{head_name(*h)} ranks {_ordinal(order.index(h) + 1)} of {len(order)}" for h in knocked]
-    top += f". Knocked out above: {'; '.join(places)}" if places else ""
+    top = _(", ").join(f"{head_name(layer, head)} ({score:+.2f})" for layer, head, score in ranked[:3])
+    order = [(layer, head) for layer, head, _score in ranked]
+    ranks = _("; ").join(
+        _("{head} ranks {ordinal} of {n}").format(
+            head=head_name(*h), ordinal=_ordinal(order.index(h) + 1), n=len(order)
+        )
+        for h in knocked
+    )
     if importance.measure == "guess":
-        st.caption(
-            f"Each cell: how much the probability of {isolate(plain(importance.guess))} "
-            f"({importance.whole:.3f} with every head) falls when that head alone is knocked out; red: it rises. "
-            f"Most important: {top}."
-        )
+        explained = _(
+            "Each cell: how much the probability of {word} ({whole:.3f} with every head) falls when that head alone "
+            "is knocked out; red: it rises."
+        ).format(word=isolate(plain(importance.guess)), whole=importance.whole)
     else:
-        st.caption(
+        explained = _(
             "Each cell: 1 − the cosine between the mean of the sentence's final vectors with every head and with "
-            f"that head alone knocked out (0: nothing changed). Most important: {top}."
+            "that head alone knocked out (0: nothing changed)."
         )
+    most = (
+        _("Most important: {top}. Knocked out above: {ranks}.").format(top=top, ranks=ranks)
+        if ranks
+        else _("Most important: {top}.").format(top=top)
+    )
+    st.caption(f"{explained} {most}")
 
 
 def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    """ "34th" in English; each language writes its own ordinal ("34" where the sentence already says "rank")."""
+    if 10 <= n % 100 <= 20:
+        return _("{n}th").format(n=n)
+    suffix = {1: N_("{n}st"), 2: N_("{n}nd"), 3: N_("{n}rd")}.get(n % 10, N_("{n}th"))
+    return _(suffix).format(n=n)
 
 
 def show_blank_attention_change(
@@ -228,19 +289,19 @@ def show_blank_attention_change(
     """The blank's row of every head (layers · heads × words) with every head | with the heads knocked out | the
     difference, side by side."""
     rows, was = before.attention_from(blank)
-    _, now = after.attention_from(blank)
+    now = after.attention_from(blank)[1]
     short_rows = [row.replace("layer ", "L").replace(" · head ", " H") for row in rows]
     columns = st.columns(3)
-    panels = (
-        ("every head", was, "weights"),
-        ("heads knocked out", now, "weights"),
-        ("after − before", now - was, "signed"),
-    )
+    panels = ((EVERY_HEAD, was, "weights"), (KNOCKED_OUT, now, "weights"), (DIFFERENCE, now - was, "signed"))
     for column, (title, matrix, kind) in zip(columns, panels, strict=True):
+        # The English title names the chart's key (a lesson's cell is on fill_blank_knock_out_weights_every); the
+        # figure's title is translated as the chart is drawn.
         figure = heatmap(matrix, short_rows, labels, kind=kind, title=title, rtl=rtl, compact=True)  # type: ignore[arg-type]
         chart(figure, f"{key}_{kind}_{title.split()[0]}", column)
     st.caption(
-        "One row per head (L2 H3: layer 2, head 3), one column per word: where the blank looked. In after − before, "
-        "blue is where it looks more without the knocked-out heads, red less; the layers up to the first knocked-out "
-        "head's do not change."
+        _(
+            "One row per head (L2 H3: layer 2, head 3), one column per word: where the blank looked. In after − "
+            "before, blue is where it looks more without the knocked-out heads, red less; the layers up to the first "
+            "knocked-out head's do not change."
+        )
     )

@@ -9,11 +9,14 @@ from attention_core.figures.heatmaps import heatmap
 from attention_core.models.interface import Analysis
 from attention_core.story.rollout import attention_rollout
 from ui.bidi import isolate
+from ui.i18n import N_, _
+from ui.linked_options import translated_options
 from ui.show import chart, plain
 from ui.tokens import TokenDisplay, drawn_attention, place_names
 
-THIS_LAYER, COMBINED = "this layer (the heads' mean)", "all layers combined (rollout)"
-CAVEAT = (
+# The two views, in English as links, lessons and benchmarks name them (?heads_flow=…), shown translated.
+THIS_LAYER, COMBINED = N_("this layer (the heads' mean)"), N_("all layers combined (rollout)")
+CAVEAT = N_(
     "Attention is not the whole explanation: the feed-forward layers and each head's W3 and output projection "
     "also move and transform information, and neither view sees them (Jain & Wallace 2019; Abnar & Zuidema 2020)."
 )
@@ -23,14 +26,17 @@ def show_word_flow(page: str, analysis: Analysis, display: TokenDisplay, rtl: bo
     """The river for one word: the student picks the word (or `word`, an index into the drawn labels, is fixed,
     e.g. the blank) and the view: each layer's own attention, or everything gathered up to it (rollout)."""
     mode = st.radio(
-        "Where the word's information came from",
+        _("Where the word's information came from"),
         [THIS_LAYER, COMBINED],
+        format_func=translated_options(f"{page}_flow", [THIS_LAYER, COMBINED]),
         key=f"{page}_flow",
         bind="query-params",
         horizontal=True,
-        help="this layer: the row of the heads' mean attention in each layer. all layers combined: attention "
-        "rollout: per layer the heads' mean, mixed half-and-half with the word itself (the residual path), "
-        "multiplied from the first layer up.",
+        help=_(
+            "this layer: the row of the heads' mean attention in each layer. all layers combined: attention "
+            "rollout: per layer the heads' mean, mixed half-and-half with the word itself (the residual path), "
+            "multiplied from the first layer up."
+        ),
     )
     per_layer = analysis.weights.mean(dim=1) if mode == THIS_LAYER else attention_rollout(analysis.weights)
     rows, labels = drawn_attention(per_layer, analysis, display)  # (n_layers, n, n) over the drawn words
@@ -41,25 +47,32 @@ def show_word_flow(page: str, analysis: Analysis, display: TokenDisplay, rtl: bo
         first_word = next((i for i, label in enumerate(labels) if label not in ("[CLS]", "[SEP]")), 0)
         names = place_names(labels)  # the URL keeps the shown name
         word = st.selectbox(
-            "Word to follow",
+            _("Word to follow"),
             range(len(labels)),
             index=first_word,
             format_func=names.__getitem__,
             key=key,
             bind="query-params",
         )
+    # Rows named in English for the figure's data (a lesson outlines the cell of row "layer 3"), drawn translated.
     layers = [f"layer {layer + 1}" for layer in range(len(rows))]
-    figure = heatmap(rows[:, word, :], layers, labels, kind="weights", rtl=rtl, height=150 + 45 * len(layers))
+    shown = [_("layer {layer}").format(layer=layer + 1) for layer in range(len(rows))]
+    height = 150 + 45 * len(layers)
+    figure = heatmap(rows[:, word, :], layers, labels, kind="weights", rtl=rtl, height=height, shown_rows=shown)
     chart(figure, f"{page}_river")
     name = isolate(plain(labels[word]))
     if mode == THIS_LAYER:
         st.caption(
-            f"Row ℓ: how much {name} read each word in layer ℓ, averaged over the layer's heads. Each row sums to 1."
+            _(
+                "Row ℓ: how much {word} read each word in layer ℓ, averaged over the layer's heads. Each row sums to 1."
+            ).format(word=name)
         )
     else:
         st.caption(
-            f"Row ℓ: how much of what {name} holds after layer ℓ came from each word of the input, "
-            "through every path of layers 1 to ℓ (each layer: ½ the heads' mean + ½ the word itself, then the "
-            "layers multiplied). Each row sums to 1; the word's own share falls as the layers mix in the others."
+            _(
+                "Row ℓ: how much of what {word} holds after layer ℓ came from each word of the input, through every "
+                "path of layers 1 to ℓ (each layer: ½ the heads' mean + ½ the word itself, then the layers "
+                "multiplied). Each row sums to 1; the word's own share falls as the layers mix in the others."
+            ).format(word=name)
         )
-    st.caption(CAVEAT)
+    st.caption(_(CAVEAT))

@@ -13,7 +13,7 @@ from streamlit.delta_generator import DeltaGenerator
 from attention_core.figures.heatmaps import CAPTIONS, figure_table, heatmap_grid
 from attention_core.models.knock_out_effects import GuessChange
 from attention_core.models.word_pieces import neighbour_blocks, pool_to_words
-from ui.i18n import translated_figure
+from ui.i18n import N_, _, ngettext, translated_figure
 from ui.lesson_view import mark_lesson_cell
 from ui.style import for_projector
 
@@ -47,7 +47,7 @@ def chart(figure: go.Figure, key: str, where: DeltaGenerator | None = None, *, t
         f"{name}.csv",
         "text/csv",
         key=f"{key}_csv",
-        help="Download this matrix as CSV",
+        help=_("Download this matrix as CSV"),
     )
 
 
@@ -56,17 +56,23 @@ def show_step(*, heading: str, formula: str, shape: str, explanation: str, figur
     mean (the figure says which colour scale it uses)."""
     st.subheader(heading)
     st.latex(formula)
-    st.caption(f"Shapes: {shape}")
+    st.caption(_("Shapes: {shape}").format(shape=shape))
     st.markdown(explanation)
     chart(figure, key)
-    st.caption(CAPTIONS[figure.layout.meta["kind"]])
+    st.caption(_(CAPTIONS[figure.layout.meta["kind"]]))
 
 
 def flag_model_cut(n_tokens: int, n_read: int) -> None:
     if n_tokens > n_read:
+        left_out = n_tokens - n_read
         st.warning(
-            f"The model reads only the first {n_read} words and marks of this text (its longest input); the "
-            f"{n_tokens - n_read} after them are left out here."
+            ngettext(
+                "The model reads only the first {n_read} words and marks of this text (its longest input); the "
+                "{left_out} after them is left out here.",
+                "The model reads only the first {n_read} words and marks of this text (its longest input); the "
+                "{left_out} after them are left out here.",
+                left_out,
+            ).format(n_read=n_read, left_out=left_out)
         )
 
 
@@ -74,8 +80,10 @@ def flag_unknown_words(labels: list[str], known: tuple[bool, ...]) -> None:
     unknown = [w for w, ok in zip(labels, known, strict=True) if not ok]
     if unknown:
         st.warning(
-            "The model has no learned vector for these (a character it never saw in training), so they share one "
-            "[UNK] vector, marked (?) on the axes: " + ", ".join(plain(word) for word in unknown)
+            _(
+                "The model has no learned vector for these (a character it never saw in training), so they share "
+                "one [UNK] vector, marked (?) on the axes: {words}"
+            ).format(words=_(", ").join(plain(word) for word in unknown))
         )
 
 
@@ -95,18 +103,21 @@ def head_grid(weights: torch.Tensor, labels: list[str], rtl: bool, key: str, ave
         k = blocks.word_of.count(0)  # the words pooled into one cell (the first block is always full)
         weights, labels = pool_to_words(weights, blocks), list(blocks.words)
         st.caption(
-            f"A long text: in this grid each cell pools {k} neighbouring words (attention from them averaged, "
-            "to them summed; rows still sum to 1). The head picked below shows every word."
+            _(
+                "A long text: in this grid each cell pools {k} neighbouring words (attention from them averaged, "
+                "to them summed; rows still sum to 1). The head picked below shows every word."
+            ).format(k=k)
         )
     panels = torch.cat([weights, weights.mean(1, keepdim=True)], dim=1) if average else weights
-    columns = [f"H{head + 1}" for head in range(n_heads)] + (["average"] if average else [])
+    columns = [f"H{head + 1}" for head in range(n_heads)] + ([N_("average")] if average else [])
     rows = [f"L{layer + 1}" for layer in range(n_layers)]
-    chart(heatmap_grid(panels, labels, row_names=rows, column_names=columns, rtl=rtl), key)
+    chart(heatmap_grid(panels, labels, row_names=rows, column_names=columns, rtl=rtl, translate=_), key)
 
 
 def guess_change_table(changes: list[GuessChange], before: str, after: str) -> None:
-    """Guesses under two conditions side by side (`before` and `after` name the two columns): each word's two
-    probabilities as bars, and the change."""
+    """Guesses under two conditions side by side (`before` and `after` name the two columns, in the reader's
+    language): each word's two probabilities as bars, and the change. The table's own columns keep their English
+    names ("word", "change"), which tests look up; their headers are shown translated."""
     probability = {"min_value": 0.0, "max_value": 1.0, "format": "%.3f"}
     table = pd.DataFrame(
         {
@@ -120,8 +131,9 @@ def guess_change_table(changes: list[GuessChange], before: str, after: str) -> N
         table,
         hide_index=True,
         column_config={
+            "word": st.column_config.TextColumn(_("word")),
             before: st.column_config.ProgressColumn(before, **probability),  # type: ignore[arg-type]
             after: st.column_config.ProgressColumn(after, **probability),  # type: ignore[arg-type]
-            "change": st.column_config.NumberColumn("change", format="%+.3f"),
+            "change": st.column_config.NumberColumn(_("change"), format="%+.3f"),
         },
     )

@@ -12,6 +12,7 @@ import torch
 from attention_core.figures.heatmaps import word_labels
 from attention_core.models.interface import Analysis, AttentionModel
 from attention_core.models.word_pieces import shown_attention
+from ui.i18n import N_, _
 
 
 @dataclass(frozen=True)
@@ -20,12 +21,12 @@ class TokenDisplay:
     show_special: bool  # [CLS] and [SEP] shown; False: dropped, rows renormalised
 
 
-READS_PIECES = (
+READS_PIECES = N_(
     "MiniLM reads word pieces (tokenisation → token ##isation). On: one row and column per typed word: attention "
     "to a word is the sum over its pieces, attention from a word the average over its pieces. Off: every piece on "
     "its own."
 )
-BUILDS_FROM_PIECES = (
+BUILDS_FROM_PIECES = N_(
     "The Arabic model reads every word through its word pieces (المدرسة → المد ##رس ##ة) and builds the word's "
     "vector as the mean of its pieces' vectors. On: one row per typed word. Off: one row per piece (its own vector, "
     "plus the position of its word)."
@@ -39,15 +40,19 @@ def token_display(page: str, model: AttentionModel, *, special: bool = True, vec
     whole_words, show_special = True, True
     if model.reads_word_pieces or (vectors and model.builds_words_from_pieces):
         how = READS_PIECES if model.reads_word_pieces else BUILDS_FROM_PIECES
-        whole_words = st.sidebar.toggle("Whole words", value=True, key=f"{page}_words", bind="query-params", help=how)
+        whole_words = st.sidebar.toggle(
+            _("Whole words"), value=True, key=f"{page}_words", bind="query-params", help=_(how)
+        )
     if special:
         show_special = st.sidebar.toggle(
-            "Show [CLS] and [SEP]",
+            _("Show [CLS] and [SEP]"),
             value=True,
             key=f"{page}_special",
             bind="query-params",
-            help="The start and end tokens the model adds. Many heads rest most of their attention on them. Off: "
-            "their rows and columns are dropped and every row is renormalised to sum to 1 over the real words.",
+            help=_(
+                "The start and end tokens the model adds. Many heads rest most of their attention on them. Off: "
+                "their rows and columns are dropped and every row is renormalised to sum to 1 over the real words."
+            ),
         )
     return TokenDisplay(whole_words, show_special)
 
@@ -68,13 +73,15 @@ def drawn_attention(weights: torch.Tensor, analysis: Analysis, display: TokenDis
 def say_how_tokens_are_drawn(analysis: Analysis, display: TokenDisplay) -> None:
     notes = []
     if analysis.pieces.splits_words:
-        whole = (
+        whole = _(
             "Whole words: attention *to* a word is the sum over its pieces, attention *from* a word the "
             "average over its pieces (switch **Whole words** off in the sidebar to see the pieces)."
         )
-        notes.append(whole if display.whole_words else "Word pieces: every row and column is one piece the model read.")
+        notes.append(
+            whole if display.whole_words else _("Word pieces: every row and column is one piece the model read.")
+        )
     if not display.show_special:
-        notes.append("[CLS] and [SEP] are hidden: each row is renormalised to sum to 1 over the words left.")
+        notes.append(_("[CLS] and [SEP] are hidden: each row is renormalised to sum to 1 over the words left."))
     if notes:
         st.caption(" ".join(notes))
 

@@ -7,9 +7,13 @@ import torch
 
 from attention_core.figures.heatmaps import ARABIC_FONTS, lean_figure
 from attention_core.figures.marks import MARK_COLOUR
+from attention_core.words import N_
 
 ROW_COLOUR = "#0072B2"  # blue, as the weights' heatmaps
 GUESS_COLOUR = "#E69F00"  # orange (Okabe & Ito): told apart from the blue by colour-blind readers too
+YOUR_GUESS = N_("your guess")
+# Each bar's word and value, and the trace's name (which the app translates as it draws the figure) beside them.
+_HOVER = "%{customdata}: %{y:.3f}<extra>%{fullData.name}</extra>"
 
 
 def guess_bars(
@@ -18,7 +22,7 @@ def guess_bars(
     *,
     guess: torch.Tensor | None = None,
     picked: int | None = None,
-    row_name: str = "the model",
+    row_name: str = N_("the model"),
     rtl: bool = False,
 ) -> go.Figure:
     """Bars of the true row (one per word, in the sentence's order: right to left for an Arabic sentence), with the
@@ -36,7 +40,7 @@ def guess_bars(
             "marker": {"color": ROW_COLOUR, "line": {"color": MARK_COLOUR, "width": outline}},
             "texttemplate": "%{y:.2f}",
             "textposition": "outside",
-            "hovertemplate": "%{customdata}: %{y:.3f}<extra>" + row_name + "</extra>",
+            "hovertemplate": _HOVER,
             "customdata": labels,
         }
     ]
@@ -44,19 +48,19 @@ def guess_bars(
         traces.append(
             {
                 "type": "bar",
-                "name": "your guess",
+                "name": YOUR_GUESS,
                 "x": x,
                 "y": guess.detach().double().tolist(),
                 "marker": {"color": GUESS_COLOUR},
                 "texttemplate": "%{y:.2f}",
                 "textposition": "outside",
-                "hovertemplate": "%{customdata}: %{y:.3f}<extra>your guess</extra>",
+                "hovertemplate": _HOVER,
                 "customdata": labels,
             }
         )
     top = max([float(row.max())] + ([float(guess.max())] if guess is not None else []))
     layout = {
-        "meta": {"rows": [row_name] + (["your guess"] if guess is not None else []), "cols": labels},
+        "meta": {"rows": [row_name] + ([YOUR_GUESS] if guess is not None else []), "cols": labels},
         "barmode": "group",
         "font": {"family": ARABIC_FONTS, "size": 14},
         "height": 340,

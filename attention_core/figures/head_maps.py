@@ -1,5 +1,9 @@
 """Maps of a model's heads, one cell per head (layers × heads): their roles, how much each matters, and the roles
-over a training run. Pure functions (record → figure), built like heatmaps.py's figures (lean_figure)."""
+over a training run. Pure functions (record → figure), built like heatmaps.py's figures (lean_figure).
+
+The roles' names are data inside these figures (each cell's text, the hover, the legend's ticks), which the app's
+translation of a figure does not reach: a figure takes the app's `translate` and writes them in the reader's
+language itself."""
 
 from __future__ import annotations
 
@@ -9,13 +13,32 @@ from typing import cast
 import plotly.graph_objects as go
 import torch
 
-from attention_core.figures.heatmaps import ARABIC_FONTS, BLUES, RED_BLUE, lean_figure
+from attention_core.figures.heatmaps import ARABIC_FONTS, BLUES, RED_BLUE, Translate, lean_figure, untranslated
 from attention_core.models.head_importance import HeadImportance
 from attention_core.models.head_roles import ROLES, HeadRoles
+from attention_core.words import N_
 
 # One colour per role (Okabe & Ito's palette, which colour-blind readers tell apart), in ROLES order.
 ROLE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#999999", "#CC79A7", "#F0E442")
-ROLE_SHORT = {"previous word": "prev", "next word": "next", "self": "self", "sink": "sink", "broad": "broad"}
+# The roles' names as a reader sees them (ROLES, marked for the catalog), and the short ones written in the cells.
+ROLE_NAMES = {
+    "previous word": N_("previous word"),
+    "next word": N_("next word"),
+    "self": N_("self"),
+    "sink": N_("sink"),
+    "broad": N_("broad"),
+    "mixed": N_("mixed"),
+}
+ROLE_SHORT = {
+    "previous word": N_("prev"),
+    "next word": N_("next"),
+    "self": N_("self"),
+    "sink": N_("sink"),
+    "broad": N_("broad"),
+    "mixed": N_("mixed"),
+}
+# A head's five scores, in the hover of the map of roles.
+SCORES_LINE = N_("previous {previous:.2f}, next {next:.2f}, self {self:.2f}, sink {sink:.2f}, broad {broad:.2f}")
 KNOCKED = "✕ "  # marks a knocked-out head's cell
 
 
@@ -28,10 +51,15 @@ def _discrete_scale() -> list[list[object]]:
     return scale
 
 
-def _role_text(roles: HeadRoles, layer: int, head: int) -> str:
+def _role_text(roles: HeadRoles, layer: int, head: int, translate: Translate) -> str:
     """ "prev 0.72": the role and the score that named it; a mixed head has no such score."""
     role = roles.roles[layer][head]
-    return "mixed" if role == "mixed" else f"{ROLE_SHORT[role]} {roles.score_of(layer, head):.2f}"
+    short = translate(ROLE_SHORT[role])
+    return short if role == "mixed" else f"{short} {roles.score_of(layer, head):.2f}"
+
+
+def _role_legend(translate: Translate) -> list[str]:
+    return [translate(ROLE_NAMES[role]) for role in ROLES]
 
 
 def _head_axes(n_layers: int, n_heads: int, rtl: bool) -> dict[str, object]:
@@ -56,21 +84,31 @@ def _height(n_rows: int) -> int:
     return 110 + 42 * n_rows
 
 
-def role_map(roles: HeadRoles, *, knocked: Sequence[tuple[int, int]] = (), rtl: bool = False) -> go.Figure:
+def role_map(
+    roles: HeadRoles,
+    *,
+    knocked: Sequence[tuple[int, int]] = (),
+    rtl: bool = False,
+    translate: Translate = untranslated,
+) -> go.Figure:
     """Layers × heads, each cell coloured by the head's role and showing the score that named it; a legend of the
-    roles as the colour bar. Knocked-out heads are marked ✕."""
+    roles as the colour bar. Knocked-out heads are marked ✕. translate: the app's, for the roles' names."""
     n_layers, n_heads = roles.scores.shape[:2]
     axes = _head_axes(n_layers, n_heads, rtl)
     z = [[ROLES.index(roles.roles[layer][head]) for head in range(n_heads)] for layer in range(n_layers)]
     text = [
-        [(KNOCKED if (layer, head) in knocked else "") + _role_text(roles, layer, head) for head in range(n_heads)]
+        [
+            (KNOCKED if (layer, head) in knocked else "") + _role_text(roles, layer, head, translate)
+            for head in range(n_heads)
+        ]
         for layer in range(n_layers)
     ]
+    scores_line = translate(SCORES_LINE)
     names = ("previous", "next", "self", "sink", "broad")
     hover = [
         [
-            f"L{layer + 1} H{head + 1}: {roles.roles[layer][head]}<br>"
-            + ", ".join(f"{name} {float(v):.2f}" for name, v in zip(names, roles.table[layer][head], strict=True))
+            f"L{layer + 1} H{head + 1}: {translate(ROLE_NAMES[roles.roles[layer][head]])}<br>"
+            + scores_line.format(**dict(zip(names, roles.table[layer][head], strict=True)))
             for head in range(n_heads)
         ]
         for layer in range(n_layers)
@@ -93,9 +131,9 @@ def role_map(roles: HeadRoles, *, knocked: Sequence[tuple[int, int]] = (), rtl: 
         "ygap": 2,
         "colorbar": {
             "tickvals": list(range(k)),
-            "ticktext": list(ROLES),
+            "ticktext": _role_legend(translate),
             "thickness": 14,
-            "title": {"text": "role", "side": "top"},
+            "title": {"text": translate(N_("role")), "side": "top"},
         }
         | ({"x": -0.01, "xanchor": "right"} if rtl else {}),
     }
@@ -153,21 +191,32 @@ def importance_map(
     """How much knocking each head out alone moves the answer (HeadImportance). A guess's fall can be negative (it
     grew surer without the head), so that measure gets a scale symmetric around 0."""
     guess = importance.measure == "guess"
-    title = "fall in p" if guess else "1 − cosine"
+    title = N_("fall in p") if guess else N_("1 − cosine")
     return head_values(importance.scores, scale_title=title, signed=guess, knocked=knocked, rtl=rtl)
 
 
-def roles_over_training(steps: Sequence[int], roles: Sequence[HeadRoles], *, picked: int | None = None) -> go.Figure:
+def roles_over_training(
+    steps: Sequence[int],
+    roles: Sequence[HeadRoles],
+    *,
+    picked: int | None = None,
+    translate: Translate = untranslated,
+) -> go.Figure:
     """One row per head, one column per snapshot of a training run: each cell the head's role at that step, so the
-    roles can be seen to emerge. picked: a snapshot's column to outline (the one a slider shows in detail)."""
+    roles can be seen to emerge. picked: a snapshot's column to outline (the one a slider shows in detail).
+    translate: the app's, for the roles' names."""
     n_layers, n_heads = roles[0].scores.shape[:2]
     rows = [f"L{layer + 1} H{head + 1}" for layer in range(n_layers) for head in range(n_heads)]
     columns = [f"{step:,}" for step in steps]
     z = torch.tensor(
         [[ROLES.index(r.roles[layer][head]) for r in roles] for layer in range(n_layers) for head in range(n_heads)]
     )
+    at_step = translate(N_("step {step:,} · {head}: {role}"))
     hover = [
-        [f"step {step:,} · {row}: {r.roles[i // n_heads][i % n_heads]}" for step, r in zip(steps, roles, strict=True)]
+        [
+            at_step.format(step=step, head=row, role=translate(ROLE_NAMES[r.roles[i // n_heads][i % n_heads]]))
+            for step, r in zip(steps, roles, strict=True)
+        ]
         for i, row in enumerate(rows)
     ]
     k = len(ROLES)
@@ -182,14 +231,14 @@ def roles_over_training(steps: Sequence[int], roles: Sequence[HeadRoles], *, pic
         "customdata": hover,
         "hovertemplate": "%{customdata}<extra></extra>",
         "ygap": 1,
-        "colorbar": {"tickvals": list(range(k)), "ticktext": list(ROLES), "thickness": 14},
+        "colorbar": {"tickvals": list(range(k)), "ticktext": _role_legend(translate), "thickness": 14},
     }
     layout = {
         "meta": {"rows": rows, "cols": columns, "kind": "roles", "cell_px": 700 / max(1, len(columns))},
         "font": {"family": ARABIC_FONTS, "size": 13},
         "height": 90 + 22 * len(rows),
         "margin": {"l": 10, "r": 10, "t": 20, "b": 10},
-        "xaxis": {"type": "category", "title": {"text": "training step"}, "tickfont": {"size": 12}},
+        "xaxis": {"type": "category", "title": {"text": N_("training step")}, "tickfont": {"size": 12}},
         "yaxis": {"type": "category", "autorange": "reversed", "tickfont": {"size": 12}},
     }
     if picked is not None:  # a category axis places column i at x = i
@@ -215,10 +264,16 @@ def _layout(axes: dict[str, object], n_layers: int, kind: str, rtl: bool) -> dic
     }
 
 
-def head_picker(roles: HeadRoles, *, knocked: Sequence[tuple[int, int]] = (), rtl: bool = False) -> go.Figure:
+def head_picker(
+    roles: HeadRoles,
+    *,
+    knocked: Sequence[tuple[int, int]] = (),
+    rtl: bool = False,
+    translate: Translate = untranslated,
+) -> go.Figure:
     """The heads as squares to click (layers × heads, coloured by role; a knocked-out head faded and marked ✕).
     Points, not a heatmap: Streamlit reports clicks on a scatter's points, not on a heatmap's cells. Each point's
-    customdata is its (layer, head), from 0."""
+    customdata is its (layer, head), from 0. translate: the app's, for the roles' names."""
     n_layers, n_heads = roles.scores.shape[:2]
     axes = _head_axes(n_layers, n_heads, rtl)
     height = 110 + 60 * n_layers
@@ -242,7 +297,9 @@ def head_picker(roles: HeadRoles, *, knocked: Sequence[tuple[int, int]] = (), rt
             "line": {"width": 0},
         },
         "hovertext": [
-            f"L{layer + 1} H{head + 1}: {role}" + (" (knocked out)" if (layer, head) in knocked else "")
+            translate(N_("{head}: {role} (knocked out)") if (layer, head) in knocked else N_("{head}: {role}")).format(
+                head=f"L{layer + 1} H{head + 1}", role=translate(ROLE_NAMES[role])
+            )
             for (layer, head), role in zip(heads, role_of, strict=True)
         ],
         "hoverinfo": "text",
@@ -255,11 +312,11 @@ def head_picker(roles: HeadRoles, *, knocked: Sequence[tuple[int, int]] = (), rt
             "mode": "markers",
             "x": [None],
             "y": [None],
-            "name": role,
+            "name": name,
             "marker": {"symbol": "square", "size": 14, "color": colour},
             "hoverinfo": "skip",
         }
-        for role, colour in zip(ROLES, ROLE_COLOURS, strict=True)
+        for name, colour in zip(_role_legend(translate), ROLE_COLOURS, strict=True)
     ]
     layout = _layout(axes, n_layers, "roles", rtl) | {
         "height": height,

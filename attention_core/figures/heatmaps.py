@@ -8,7 +8,7 @@ the first word is the right-most column and the row labels sit on the right.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
 import numpy as np
@@ -18,6 +18,8 @@ import plotly.graph_objects as go
 import plotly.io
 import torch
 from _plotly_utils.utils import to_typed_array_spec  # Plotly's own numpy → typed-array step
+
+from attention_core.words import N_
 
 ARABIC_FONTS = "Noto Naskh Arabic, Noto Sans Arabic, Amiri, DejaVu Sans, Arial, sans-serif"
 UNKNOWN_MARK = " (?)"  # appended to the label of a word the embedding does not know
@@ -44,12 +46,18 @@ MatrixKind = Literal["weights", "cosine", "sinusoid", "signed"]
 # must not send the bare name, because plotly.js's own "RdBu" runs the other way (blue for negative).
 BLUES = plotly.colors.get_colorscale("Blues")
 RED_BLUE = plotly.colors.get_colorscale("RdBu")
-CAPTIONS: dict[str, str] = {
-    "weights": "Each row is a softmax: values in [0, 1] that sum to 1 across the row.",
-    "cosine": "Cosine similarities lie in [-1, 1]: 1 same direction, 0 unrelated, -1 opposite.",
-    "signed": "Blue is positive, red negative, white zero; the scale is symmetric around 0.",
-    "sinusoid": "Sines and cosines lie in [-1, 1]: blue +1, red -1, white 0.",
+CAPTIONS: dict[str, str] = {  # marked for the catalog: the app translates a caption where it shows it
+    "weights": N_("Each row is a softmax: values in [0, 1] that sum to 1 across the row."),
+    "cosine": N_("Cosine similarities lie in [-1, 1]: 1 same direction, 0 unrelated, -1 opposite."),
+    "signed": N_("Blue is positive, red negative, white zero; the scale is symmetric around 0."),
+    "sinusoid": N_("Sines and cosines lie in [-1, 1]: blue +1, red -1, white 0."),
 }
+Translate = Callable[[str], str]  # the app's translation of a marked text; the package itself writes English
+
+
+def untranslated(text: str) -> str:
+    """The default Translate: a figure built outside the app (tests, scripts) keeps its English words."""
+    return text
 
 
 def weights_kind(*, softmax: bool, cosine: bool, scaled: bool, temperature: float = 1.0) -> MatrixKind:
@@ -89,6 +97,7 @@ def heatmap(
     columns: Literal["words", "dimensions"] = "words",
     height: int | None = None,
     compact: bool = False,
+    shown_rows: list[str] | None = None,
 ) -> go.Figure:
     """A heatmap of `matrix` (len(rows) × len(cols)); hover shows row word, column word and value.
 
@@ -96,17 +105,21 @@ def heatmap(
     column. Columns that are vector dimensions keep their order, and long ones label every k-th dimension.
     compact (one of several small heatmaps side by side) gets a slimmer colour bar and smaller labels. Every cell
     shows its number when the cells are large enough to hold it (layout.meta["cell_px"] keeps their estimated
-    width, so presentation mode can tell whether larger numbers still fit).
+    width, so presentation mode can tell whether larger numbers still fit). shown_rows: the row labels as drawn,
+    when they are not the rows themselves (a row "layer 3" drawn in the reader's language); layout.meta keeps `rows`,
+    which a lesson names its cell by.
     """
     values = matrix.detach().to(torch.float32).cpu()
     values = torch.where(torch.isfinite(values), values, float("nan"))  # −∞ (a masked score): a blank cell
     n_rows, n_cols = values.shape
     if (n_rows, n_cols) != (len(rows), len(cols)):
         raise ValueError(f"matrix {tuple(values.shape)} does not match {len(rows)} row and {len(cols)} column labels")
+    if shown_rows is not None and len(shown_rows) != n_rows:
+        raise ValueError(f"{len(shown_rows)} row labels to draw for {n_rows} rows")
     # A numpy z goes to the browser as one typed binary array (Plotly ≥ 6), several times smaller than JSON numbers,
     # and Plotly does not validate a quarter-million list items one by one (docs/speed.md).
     full_rows, full_cols = rows, cols
-    rows, cols = [_short(r) for r in rows], [_short(c) for c in cols]
+    rows, cols = [_short(r) for r in shown_rows or rows], [_short(c) for c in cols]
     grid = values.numpy()
     x, y = _categories(cols), _categories(rows)
     trace = {
@@ -318,7 +331,8 @@ def heatmap_grid(
     rtl: bool = False,
     panel_height: int | None = None,
     signed: frozenset[tuple[int, int]] = frozenset(),
-    signed_name: str = "difference",
+    signed_name: str = N_("difference"),
+    translate: Translate = untranslated,
 ) -> go.Figure:
     """A grid of attention heatmaps (rows × columns of n × n softmax matrices, e.g. layers × heads) in ONE figure:
     one shared [0, 1] colour scale, a title above each panel ("L2 H3": its row and column names), the words beside
@@ -328,7 +342,12 @@ def heatmap_grid(
     The grid is drawn as one big matrix on one pair of axes (panels side by side, blank gaps between them), one
     trace per colour scale, because Plotly's cost grows with every trace and every pair of axes (docs/speed.md
     has the measurement). Hover names the panel and the two words
-    ("L4 · it → H2 · animal: 0.640"). Without a panel_height, panels are about square on a wide page."""
+    ("L4 · it → H2 · animal: 0.640"). Without a panel_height, panels are about square on a wide page.
+
+    translate: the app's translation of the names marked with N_ (rows, columns such as "this head", the colour
+    bars' titles), for the panel titles, the hover and the colour bars (a grid's colour bars are the layout's, which
+    the app's translation of a figure does not reach). layout.meta keeps the names as given: a lesson names its
+    panel so ("heads knocked out")."""
     values = matrices.detach().to(torch.float32).cpu().numpy()
     n_grid_rows, n_grid_cols, n, _ = values.shape
     panel_height = panel_height or max(120, min(280, 1100 // n_grid_cols + 40))
@@ -336,12 +355,13 @@ def heatmap_grid(
     gap_x, gap_y = max(1, round(n * 0.06)), max(1, int(np.ceil(24 / cell_px)))  # gaps in cells; room for titles
     short = [_short(label) for label in labels]
     words = _categories(short)
+    shown_rows, shown_columns = [translate(name) for name in row_names], [translate(name) for name in column_names]
     # Distinct categories per panel row and column, so each cell's hover names its panel.
     y_categories, x_categories = [], []
-    for r, name in enumerate(row_names):
+    for r, name in enumerate(shown_rows):
         y_categories += [f"{name} · {w}" if name else w for w in words]
         y_categories += [f"\u2060{r}.{g}" for g in range(gap_y)] if r < n_grid_rows - 1 else []
-    for c, name in enumerate(column_names):
+    for c, name in enumerate(shown_columns):
         x_categories += [f"{name} · {w}" if name else w for w in words]
         x_categories += [f"\u2060{c}.{g}" for g in range(gap_x)] if c < n_grid_cols - 1 else []
     # One trace per colour scale, each only as large as the panels it draws (a difference panel beside two
@@ -386,13 +406,15 @@ def heatmap_grid(
     x_ticks = [i for c in range(n_grid_cols) for i in range(c * (n + gap_x), c * (n + gap_x) + n, step)]
     y_ticks = [i for r in range(n_grid_rows) for i in range(r * (n + gap_y), r * (n + gap_y) + n, step_y)]
     # Each panel is titled with its column ("H3"); the first panel of a row also names the row ("L2 H1"). Titles
-    # with both names on every panel ran into each other once a row had 13 panels.
+    # with both names on every panel ran into each other once a row had 13 panels. Bold by the font, not <b>: a
+    # title is then the name itself, which the app's translation of a figure looks up ("this head").
     titles = [
-        [f"{row} {column}".strip() if c == 0 else column for c, column in enumerate(column_names)] for row in row_names
+        [f"{row} {column}".strip() if c == 0 else column for c, column in enumerate(shown_columns)]
+        for row in shown_rows
     ]
     annotations = [
         {
-            "text": f"<b>{titles[r][c]}</b>",
+            "text": titles[r][c],
             "showarrow": False,
             "xref": "x",
             "yref": "y",
@@ -400,7 +422,7 @@ def heatmap_grid(
             "y": r * (n + gap_y) - 0.5,
             "xanchor": "center",
             "yanchor": "bottom",
-            "font": {"size": 13},
+            "font": {"size": 13, "weight": "bold"},
         }
         for r in range(n_grid_rows)
         for c in range(n_grid_cols)
@@ -445,7 +467,7 @@ def heatmap_grid(
             "colorscale": BLUES,
             "cmin": 0.0,
             "cmax": 1.0,
-            "colorbar": _grid_colour_bar(rtl, "weight", bool(signed)),
+            "colorbar": _grid_colour_bar(rtl, translate(N_("weight")), bool(signed)),
         },
         "annotations": annotations,
         "font": {"family": ARABIC_FONTS, "size": 12},
@@ -459,7 +481,7 @@ def heatmap_grid(
             "colorscale": RED_BLUE,
             "cmin": -bound,
             "cmax": bound,
-            "colorbar": _grid_colour_bar(rtl, signed_name, True, second=True),
+            "colorbar": _grid_colour_bar(rtl, translate(signed_name), True, second=True),
         }
     return lean_figure(traces, layout)
 

@@ -5,6 +5,9 @@ Queries are filled circles and keys open diamonds, in two of Okabe & Ito's colou
 colour-blind student needs. Both axes have the same scale (a unit is as long across as up), so distances on the map
 are true distances on the plane. When queries and keys coincide (W1 and W2 both the identity) each word is labelled
 once, above its key's diamond, which rings the query's circle at the same point.
+
+The axis titles and hover texts carry numbers and words, which the app's translation of a figure (exact texts) does
+not reach: the figure takes the app's `translate` and fills its templates in the reader's language itself.
 """
 
 from __future__ import annotations
@@ -12,8 +15,9 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from attention_core.figures.heatmaps import ARABIC_FONTS, lean_figure
+from attention_core.figures.heatmaps import ARABIC_FONTS, Translate, lean_figure, untranslated
 from attention_core.story.query_key_map import QueryKeyMap
+from attention_core.words import N_
 
 QUERY_COLOUR, KEY_COLOUR = "#0072B2", "#D55E00"  # Okabe & Ito's blue and vermilion
 QUERY_TEXT, KEY_TEXT = "#08456b", "#8a3300"  # the same hues, dark enough for labels on white
@@ -29,13 +33,13 @@ def _short(label: str) -> str:
     return label if len(label) <= _MAX_LABEL else label[: _MAX_LABEL - 1] + "…"
 
 
-def axis_title(axis: int, share: float, n_axes: int, kept: float = 1.0) -> str:
+def axis_title(axis: int, share: float, n_axes: int, kept: float = 1.0, translate: Translate = untranslated) -> str:
     """ "PC1 (62 % of the variance)"; the second axis of a one-dimensional head says it carries nothing."""
     if axis > n_axes:
-        return f"PC{axis} (none: the head has one dimension)"
+        return translate(N_("PC{axis} (none: the head has one dimension)")).format(axis=axis)
     if share == 0.0 and kept == 1.0 and axis == 1:
-        return "PC1 (no variance: every point is the same)"
-    return f"PC{axis} ({100 * share:.0f} % of the variance)"
+        return translate(N_("PC1 (no variance: every point is the same)"))
+    return translate(N_("PC{axis} ({share:.0f} % of the variance)")).format(axis=axis, share=100 * share)
 
 
 def _lines(qk: QueryKeyMap) -> list[dict[str, object]]:
@@ -125,17 +129,30 @@ def _range(values: np.ndarray) -> list[float]:
     return [low - pad, high + pad]
 
 
-def query_key_figure(qk: QueryKeyMap, labels: list[str], *, rtl: bool = False, height: int | None = None) -> go.Figure:
+def query_key_figure(
+    qk: QueryKeyMap,
+    labels: list[str],
+    *,
+    rtl: bool = False,
+    height: int | None = None,
+    translate: Translate = untranslated,
+) -> go.Figure:
     """The map of `qk` with each point labelled by its word (labels: one per word, as typed). rtl: the legend starts
-    on the right, where a right-to-left reader starts (the plane itself has no reading direction)."""
+    on the right, where a right-to-left reader starts (the plane itself has no reading direction). translate: the
+    app's, for the legend, the axis titles and the hover."""
     n = qk.queries.shape[0]
     height = height or min(720, 520 + 8 * n)  # more words, more room for their labels
     if len(labels) != n:
         raise ValueError(f"{n} words on the map but {len(labels)} labels")
     strongest = {i: (j, weight) for i, j, weight in reversed(qk.pairs)}  # each query's first (strongest) pair
+    query_hover, strongest_hover = (
+        translate(N_("{word}: query (V1)")),
+        translate(N_("{word}: query (V1)<br>attends most to {key} ({weight:.2f})")),
+    )
     hover_query = [
-        f"{label}: query (V1)"
-        + (f"<br>attends most to {labels[strongest[i][0]]} ({strongest[i][1]:.2f})" if i in strongest else "")
+        strongest_hover.format(word=label, key=labels[strongest[i][0]], weight=strongest[i][1])
+        if i in strongest
+        else query_hover.format(word=label)
         for i, label in enumerate(labels)
     ]
     text = [_short(label) for label in labels] if n <= MAX_LABELLED else None
@@ -153,7 +170,7 @@ def query_key_figure(qk: QueryKeyMap, labels: list[str], *, rtl: bool = False, h
         {
             "type": "scatter",
             "mode": "markers+text" if query_text else "markers",
-            "name": "query (V1)" + (" = key (V2)" if qk.same_points else ""),
+            "name": translate(N_("query (V1) = key (V2)") if qk.same_points else N_("query (V1)")),
             "x": queries[:, 0],
             "y": queries[:, 1],
             "text": query_text,
@@ -166,14 +183,14 @@ def query_key_figure(qk: QueryKeyMap, labels: list[str], *, rtl: bool = False, h
         {
             "type": "scatter",
             "mode": "markers+text" if key_text else "markers",
-            "name": "key (V2)",
+            "name": translate(N_("key (V2)")),
             "x": keys[:, 0],
             "y": keys[:, 1],
             "text": key_text,
             "textposition": places[n:],
             "textfont": {"color": QUERY_TEXT if qk.same_points else KEY_TEXT},
             "marker": {"symbol": "diamond-open", "size": 15, "color": KEY_COLOUR, "line": {"width": 2.5}},
-            "hovertext": [f"{label}: key (V2)" for label in labels],
+            "hovertext": [translate(N_("{word}: key (V2)")).format(word=label) for label in labels],
             "hoverinfo": "text",
             "showlegend": not qk.same_points,  # one cloud: the legend's first entry names both
         },
@@ -187,11 +204,12 @@ def query_key_figure(qk: QueryKeyMap, labels: list[str], *, rtl: bool = False, h
         "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
         "legend": {"orientation": "h", "x": 1.0 if rtl else 0.0, "y": 1.02, "xanchor": "right" if rtl else "left"}
         | {"yanchor": "bottom"},
-        "xaxis": axis | {"title": {"text": axis_title(1, qk.axis_shares[0], qk.n_axes, qk.kept)}, "range": x_range},
+        "xaxis": axis
+        | {"title": {"text": axis_title(1, qk.axis_shares[0], qk.n_axes, qk.kept, translate)}, "range": x_range},
         # The same scale on both axes: a unit up is as long as a unit across (Plotly widens one range to keep it).
         "yaxis": axis
         | {
-            "title": {"text": axis_title(2, qk.axis_shares[1], qk.n_axes)},
+            "title": {"text": axis_title(2, qk.axis_shares[1], qk.n_axes, translate=translate)},
             "range": y_range,
             "scaleanchor": "x",
             "scaleratio": 1,
