@@ -140,7 +140,8 @@ if n_heads > 1:
     )
     panels = torch.stack([h.weights for h in heads])[None]  # (1 row, heads, n, n): one figure, the page's width
     signed = frozenset() if softmax else frozenset((0, h) for h in range(n_heads))
-    chart(heatmap_grid(panels, labels, row_names=[""], column_names=names, rtl=rtl, signed=signed), "trainable_grid")
+    grid = heatmap_grid(panels, labels, row_names=[""], column_names=names, rtl=rtl, signed=signed, translate=_)
+    chart(grid, "trainable_grid")
     head = (
         st.radio(
             _("Look closer at head"), range(1, n_heads + 1), horizontal=True, key="trainable_head", bind="query-params"

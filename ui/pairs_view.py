@@ -258,6 +258,7 @@ def show_picked_head(compared: ComparedPair, model: AttentionModel, rtl: bool, p
         rtl=rtl,
         panel_height=380,
         signed=frozenset({(0, 2)}),
+        translate=_,
     )
     chart(figure, f"{page}_picked")
     row, column = drawn.largest_change(layer, head)

@@ -47,7 +47,7 @@ def show_query_key_map(
         ),
     )
     qk = query_key_map(V1, V2, weights, per_query)
-    chart(query_key_figure(qk, labels, rtl=rtl), f"{page}_qk_map", table=False)
+    chart(query_key_figure(qk, labels, rtl=rtl, translate=_), f"{page}_qk_map", table=False)
     st.caption(map_caption(qk, per_query, position_bias=position_bias))
     return qk
 

@@ -13,11 +13,14 @@ from streamlit.delta_generator import DeltaGenerator
 from attention_core.figures.heatmaps import CAPTIONS, figure_table, heatmap_grid
 from attention_core.models.knock_out_effects import GuessChange
 from attention_core.models.word_pieces import neighbour_blocks, pool_to_words
-from ui.i18n import N_, _, ngettext, translated_figure
+from ui.i18n import N_, _, ngettext, right_to_left, translated_figure
 from ui.lesson_view import mark_lesson_cell
 from ui.style import for_projector
 
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")
+# A product of shapes, "(6 × 64)·(64 × 6) = (6 × 6)": read left to right, also inside an Arabic sentence.
+_SHAPE_PRODUCT = re.compile(r"\(\d+ × \d+\)(?:\s*[·=]\s*\(\d+ × \d+\))+")
+LRI, PDI = "\u2066", "\u2069"  # a left-to-right isolate (Unicode's bidi algorithm, UAX #9)
 
 
 def plain(text: object) -> str:
@@ -25,6 +28,12 @@ def plain(text: object) -> str:
     character Markdown, LaTeX ($) or HTML could act on is escaped, so a typed <img …>, **x** or $x$ shows as
     typed. (Streamlit never renders HTML from these elements; this also keeps Markdown and math from acting.)"""
     return _MARKDOWN_SPECIALS.sub(r"\\\1", str(text))
+
+
+def shapes_left_to_right(text: str) -> str:
+    """In a right-to-left interface, every product of shapes in the text as one left-to-right unit: a right-to-left
+    line would otherwise put "(6 × 6)" before "(6 × 64)·(64 × 6) =". Left-to-right text is returned as it is."""
+    return _SHAPE_PRODUCT.sub(lambda m: f"{LRI}{m.group()}{PDI}", text) if right_to_left() else text
 
 
 def chart(figure: go.Figure, key: str, where: DeltaGenerator | None = None, *, table: bool = True) -> None:
@@ -56,7 +65,7 @@ def show_step(*, heading: str, formula: str, shape: str, explanation: str, figur
     mean (the figure says which colour scale it uses)."""
     st.subheader(heading)
     st.latex(formula)
-    st.caption(_("Shapes: {shape}").format(shape=shape))
+    st.caption(_("Shapes: {shape}").format(shape=shapes_left_to_right(shape)))
     st.markdown(explanation)
     chart(figure, key)
     st.caption(_(CAPTIONS[figure.layout.meta["kind"]]))

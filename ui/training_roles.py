@@ -87,13 +87,13 @@ def show_roles_over_training(progress: Progress, picked: int, rtl: bool) -> None
     roles = snapshot_roles(progress)
     steps = [snapshot.step for snapshot in progress.snapshots]
     st.subheader(_("Roles of the heads over training"))
-    chart(roles_over_training(steps, roles, picked=picked), "train_roles_over_training")
+    chart(roles_over_training(steps, roles, picked=picked, translate=_), "train_roles_over_training")
     st.markdown(
         _("**The heads' roles at step {step:,}** (picked on the slider above, outlined here)").format(
             step=steps[picked]
         )
     )
-    chart(role_map(roles[picked], rtl=rtl), "train_roles_map")
+    chart(role_map(roles[picked], rtl=rtl, translate=_), "train_roles_map")
     st.caption(roles_caption(steps, roles, picked))
     with st.expander(_("How the roles are scored")):
         st.markdown(_(HOW_ROLES_ARE_SCORED))
@@ -104,4 +104,4 @@ def show_latest_roles(progress: Progress, rtl: bool) -> None:
     snapshot = progress.snapshots[-1]
     roles = head_roles(snapshot.weights, probe_special(progress.probe_labels))
     st.markdown(_("**The heads' roles at step {step:,}**").format(step=snapshot.step))
-    chart(role_map(roles, rtl=rtl), "train_live_roles")
+    chart(role_map(roles, rtl=rtl, translate=_), "train_live_roles")
