@@ -39,11 +39,11 @@ positioned = embedded if choice.use_position else embed(sentence, replace(choice
 P = positioned.V - positioned.words
 if positioned.learned_positions:
     formula, explanation = (
-        r"P_{pos} = \text{row } pos \text{ of the model's learned position table}",
+        r"P_{pos} = T_{pos}",  # no words in the formula: the explanation names T, in the reader's language
         _(
-            "MiniLM learned its own position vectors in pretraining (one row of 384 numbers per place, [CLS] takes "
-            "place 0). Row *pos* is added to the word at that place; a word of several pieces gets the mean of their "
-            "rows. Neighbouring places learned similar rows."
+            "MiniLM learned its own position vectors in pretraining: a table T, one row of 384 numbers per place "
+            "([CLS] takes place 0). Row *pos* of T is added to the word at that place; a word of several pieces gets "
+            "the mean of their rows. Neighbouring places learned similar rows."
         ),
     )
 else:
