@@ -27,10 +27,18 @@ def follow_link(key: str, labels: Callable[[str], Sequence[str]]) -> None:
     """Before the widget `key` is drawn: a link's value given as another language's label (labels(language): the
     options' labels in that language, in their order) becomes this language's label, read on a run again."""
     linked = st.query_params.get(key)
-    if linked is None or key in st.session_state:  # no link, or the widget already holds its value
+    if linked is None:
         return
     here = list(labels(language()))
     if linked in here:
+        return
+    if key in st.session_state:
+        # The widget was drawn before, and the language changed under it: the URL and the browser's widget hold the
+        # other language's label, which the widget drawn in this language would not know (a radio then showed no
+        # choice, and read a label as its value). Its value, read with the labels it was drawn with, is set again:
+        # the widget shows it, and writes this language's label into the URL.
+        if any(linked in labels(lang) for lang in LANGUAGES):
+            st.session_state[key] = st.session_state[key]
         return
     for lang in LANGUAGES:
         there = list(labels(lang))
