@@ -44,7 +44,9 @@ _RTL_BROWSER_CSS = """
 # An Arabic interface reads right to left, the whole page: text, lists, the columns of controls (flex rows follow the
 # direction), tables, the sidebar's content. Formulas stay left to right inside it (KaTeX), and so do the figures:
 # each heatmap already lays out an Arabic sentence right to left and keeps an English one left to right. Arabic
-# letters in the interface use the heatmaps' font (Noto Naskh Arabic), after Streamlit's own for Latin letters.
+# letters in the interface use the heatmaps' font (Noto Naskh Arabic), after Streamlit's own for Latin letters. A
+# toggle's track stays left to right: its knob moves by a fixed offset to the right, and in a right-to-left track it
+# started on the right and left the track when switched on (presentation mode's switch looked empty).
 _RTL_INTERFACE_CSS = """
 <style>
 [data-testid="stMain"], [data-testid="stSidebarContent"] { direction: rtl; }
@@ -53,6 +55,7 @@ button, [data-baseweb="select"], [data-testid="stAlertContainer"] {
   font-family: "Source Sans", "Source Sans Pro", "Noto Naskh Arabic", "Noto Sans Arabic", sans-serif;
 }
 .katex-display, .katex, [data-testid="stPlotlyChart"], .js-plotly-plot { direction: ltr; }
+[data-testid="stCheckbox"] label > div:not([data-testid]) { direction: ltr; }
 </style>
 """
 _PRESENTATION_CSS = """
