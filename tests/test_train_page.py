@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 import torch
+from streamlit.testing.v1 import AppTest
 
 from attention_core.models.head_roles import POSITIONAL_ROLES, ROLES, head_roles
 from attention_core.story.text import tokenize
-from attention_core.training.corpora import own_corpus
+from attention_core.training.corpora import CorpusError, own_corpus
 from attention_core.training.live import _RUN_SLOTS, LIMITS, TrainingRun
-from tests.conftest import assert_clean, figures, open_page, values
+from attention_core.words import N_
+from tests.conftest import APP, assert_clean, figures, open_page, values
 from tests.test_live_training import LINES as ANIMAL_LINES
 from ui.models import MINE, RUN_KEY
 from ui.training_roles import roles_caption
@@ -233,3 +235,29 @@ def test_preparing_shows_its_progress_and_stop_says_stopping() -> None:
     assert at.button(key="train_stop").label == "Stopping…" and at.button(key="train_stop").disabled
     assert any("Stopping…" in info.value for info in at.info)
     run._published.status = "stopped"
+
+
+def test_in_arabic_the_form_and_a_refused_text_are_said_in_arabic() -> None:
+    """The option values stay English (the form, tests and links keep them); labels and the core's error are Arabic."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["lang"] = "ar"
+    at = at.switch_page("pages/train.py").run()
+    at.radio(key="train_corpus").set_value("paste text").run()
+    at.text_area(key="train_paste").input("one line only").run()
+    at.button(key="train_start").click().run()
+    assert not at.exception
+    assert at.radio(key="train_corpus").value == "paste text" and "الصق نصًّا" in at.radio(key="train_corpus").options
+    (error,) = at.error
+    assert "النص الملصق" in error.value and "20" in error.value and "training needs" not in error.value
+    assert RUN_KEY not in at.session_state
+
+
+def test_a_worded_error_is_said_in_the_session_language_with_its_values() -> None:
+    from attention_core.words import Worded
+    from ui.i18n import catalog, say
+
+    error = CorpusError(Worded(N_("{name}: is empty (no non-blank lines)"), name=Worded(N_("pasted text"))))
+    assert str(error) == "pasted text: is empty (no non-blank lines)"  # the CLI and logs read English
+    assert say(error) == str(error)  # no session: the source language
+    template = catalog("ar").singular["{name}: is empty (no non-blank lines)"]
+    assert template.format(name=catalog("ar").singular["pasted text"]).startswith("النص الملصق")
