@@ -21,7 +21,7 @@ from ui.head_roles_view import HOW_ROLES_ARE_SCORED
 from ui.i18n import N_, _, ngettext, translated_figure
 from ui.linked_options import translated_options
 from ui.links import link_to_this_view
-from ui.show import chart, guess_change_table, plain
+from ui.show import chart, guess_change_table, left_to_right, plain
 from ui.style import for_projector
 from ui.tokens import TokenDisplay, drawn_attention
 
@@ -136,7 +136,7 @@ def show_guess_change(
             ).format(
                 before=isolate(plain(top_before.word)),
                 p_before=top_before.before,
-                heads=_(", ").join(head_name(*h) for h in knock_out),
+                heads=_(", ").join(left_to_right(head_name(*h)) for h in knock_out),
                 after=isolate(plain(top_after.word)),
                 p_after=top_after.after,
             )
@@ -249,11 +249,11 @@ def show_head_importance(
     importance: HeadImportance = kept[1]
     chart(importance_map(importance, knocked=knocked, rtl=rtl), f"{page}_importance")
     ranked = importance.ranked()
-    top = _(", ").join(f"{head_name(layer, head)} ({score:+.2f})" for layer, head, score in ranked[:3])
+    top = _(", ").join(left_to_right(f"{head_name(layer, head)} ({score:+.2f})") for layer, head, score in ranked[:3])
     order = [(layer, head) for layer, head, _score in ranked]
     ranks = _("; ").join(
         _("{head} ranks {ordinal} of {n}").format(
-            head=head_name(*h), ordinal=_ordinal(order.index(h) + 1), n=len(order)
+            head=left_to_right(head_name(*h)), ordinal=_ordinal(order.index(h) + 1), n=len(order)
         )
         for h in knocked
     )

@@ -30,10 +30,17 @@ def plain(text: object) -> str:
     return _MARKDOWN_SPECIALS.sub(r"\\\1", str(text))
 
 
+def left_to_right(text: str) -> str:
+    """Something written left to right ("L1 H1", "L1 H1 (+0.12)") as one unit inside a right-to-left sentence. Bare,
+    a head's name takes the number after it into its own run: «وبعد إيقاف L1 H1: قدير (0.344)» read "(0.344)"
+    before قدير. The text itself in a left-to-right interface."""
+    return f"{LRI}{text}{PDI}" if right_to_left() else text
+
+
 def shapes_left_to_right(text: str) -> str:
     """In a right-to-left interface, every product of shapes in the text as one left-to-right unit: a right-to-left
     line would otherwise put "(6 × 6)" before "(6 × 64)·(64 × 6) =". Left-to-right text is returned as it is."""
-    return _SHAPE_PRODUCT.sub(lambda m: f"{LRI}{m.group()}{PDI}", text) if right_to_left() else text
+    return _SHAPE_PRODUCT.sub(lambda m: left_to_right(m.group()), text)
 
 
 def chart(figure: go.Figure, key: str, where: DeltaGenerator | None = None, *, table: bool = True) -> None:
