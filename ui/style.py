@@ -54,6 +54,8 @@ _RTL_INTERFACE_CSS = """
 button, [data-baseweb="select"], [data-testid="stAlertContainer"] {
   font-family: "Source Sans", "Source Sans Pro", "Noto Naskh Arabic", "Noto Sans Arabic", sans-serif;
 }
+[data-testid="stMain"] :is(p, li, h1, h2, h3, h4, label, [data-testid="stCaptionContainer"]),
+[data-testid="stSidebarContent"] :is(p, li, label) { text-align: start; }
 .katex-display, .katex, [data-testid="stPlotlyChart"], .js-plotly-plot { direction: ltr; }
 [data-testid="stCheckbox"] label > div:not([data-testid]) { direction: ltr; }
 </style>
