@@ -17,7 +17,7 @@ from attention_core.training.live import LIMITS, Progress, RunLimitError, Traini
 from attention_core.training.train import StepReport, TrainSettings
 from attention_core.words import Worded
 from ui.corpora import CORPUS_CHOICES, PASTE, UPLOAD, chosen_corpus
-from ui.i18n import N_, _, ngettext, option_labels, say, translated_figure
+from ui.i18n import N_, _, keep_choice_across_languages, ngettext, option_labels, say, translated_figure
 from ui.models import RUN_KEY, UPLOADED_KEY, my_run, prefer_my_model
 from ui.navigation import ensure_app_frame
 from ui.show import head_grid, plain
@@ -66,6 +66,7 @@ form: dict[str, Any] = {
     "on_change": remember_form,
     "disabled": running,
 }  # every field: remembered, and locked while training
+keep_choice_across_languages("train_corpus")
 corpus_choice = left.radio(
     _("Text to learn from"), CORPUS_CHOICES, key="train_corpus", format_func=option_labels(CORPUS_CHOICES), **form
 )

@@ -32,6 +32,7 @@ LANGUAGES = {"en": "English", "ar": "العربية"}  # the switch's options: e
 SOURCE_LANGUAGE = "en"  # the language the code is written in
 LANGUAGE_KEY = "lang"  # session key and URL parameter: ?lang=ar
 _SWITCH_KEY = "language_switch"  # the sidebar switch's own key
+_DRAWN_IN = "language_widgets_drawn_in"  # session key: widget key → the language it was last drawn in
 RIGHT_TO_LEFT = frozenset({"ar"})
 
 
@@ -178,6 +179,16 @@ def _switched() -> None:
         del st.query_params[LANGUAGE_KEY]
     else:
         st.query_params[LANGUAGE_KEY] = chosen
+
+
+def keep_choice_across_languages(key: str) -> None:
+    """Before an unbound widget with translated option labels is drawn: when the language changed since it was last
+    drawn, its value is set again. The browser takes a widget drawn with other labels for a new one, and a radio then
+    showed no choice (the Model switch, after English → العربية); a value set in code makes it show it."""
+    drawn_in: dict[str, str] = st.session_state.setdefault(_DRAWN_IN, {})
+    if drawn_in.get(key) not in (None, language()) and key in st.session_state:
+        st.session_state[key] = st.session_state[key]
+    drawn_in[key] = language()
 
 
 def language_switch() -> str:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from ui.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog, language
+from ui.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog, keep_choice_across_languages, language
 
 
 def in_language(lang: str, message: str) -> str:
@@ -55,4 +55,5 @@ def translated_options(key: str, options: Sequence[str]) -> Callable[[str], str]
     values links, lessons and tests use): follows a link made in any language, and returns the format_func that
     shows each option in this session's language."""
     follow_link(key, lambda lang: [in_language(lang, option) for option in options])
+    keep_choice_across_languages(key)  # a default value is not in the URL, so follow_link cannot redraw it
     return functools.partial(in_language, language())  # this run's language, not the one a later call would find

@@ -18,7 +18,7 @@ from attention_core.models.pretrained import ModelNotInstalledError, PretrainedM
 from attention_core.models.trained import TrainedModel, load_model
 from attention_core.training.corpora import CREDITS
 from attention_core.training.live import TrainingRun
-from ui.i18n import N_, _, option_labels
+from ui.i18n import N_, _, keep_choice_across_languages, option_labels
 from ui.show import plain
 from ui.train_form import corpus_label, model_label
 
@@ -121,6 +121,7 @@ def _model_switch(page: str, options: list[str]) -> str:
     if st.session_state.get(widget_key) not in options:  # first visit, or a choice this page cannot offer
         preferred = st.session_state.get(_PREFERENCE, AUTOMATIC)
         st.session_state[widget_key] = preferred if preferred in options else AUTOMATIC
+    keep_choice_across_languages(widget_key)
     return st.sidebar.radio(
         _("Model"),
         options,
