@@ -12,7 +12,7 @@ from ui.bidi import chip_row
 from ui.causal import show_words_before_only
 from ui.controls import sentence_input
 from ui.examples import FILL_BLANK_SENTENCE
-from ui.i18n import _, ngettext
+from ui.i18n import _, ngettext, reading_order
 from ui.knock_out_view import knock_out_controls, show_blank_attention_change, show_guess_change, show_head_importance
 from ui.models import NO_ENGLISH_MASKED_MODEL, masked_word_model, what_the_model_can_guess
 from ui.navigation import ensure_app_frame
@@ -84,6 +84,7 @@ with left:
     st.dataframe(
         guesses,
         hide_index=True,
+        column_order=reading_order(guesses.columns),
         column_config={
             "word": st.column_config.TextColumn(_("word")),
             "probability": st.column_config.ProgressColumn(
@@ -114,7 +115,14 @@ with right:
         )
     )
     labels = word_labels(analysis.labels, analysis.known)
-    chart(figure=heatmap(matrix, rows, labels, kind="weights", rtl=sentence.rtl), key="fill_blank_attention")
+    n_heads = analysis.weights.shape[1]
+    shown = [  # the rows' names as drawn; the figure's data keeps "layer 1 · head 1", which lessons point at
+        _("layer {layer} · head {head}").format(layer=i // n_heads + 1, head=i % n_heads + 1) for i in range(len(rows))
+    ]
+    chart(
+        figure=heatmap(matrix, rows, labels, kind="weights", rtl=sentence.rtl, shown_rows=shown),
+        key="fill_blank_attention",
+    )
     st.caption(
         _(
             "Row = one head of one layer; each row is a softmax over the sentence and sums to 1. "

@@ -181,6 +181,12 @@ def _switched() -> None:
         st.query_params[LANGUAGE_KEY] = chosen
 
 
+def reading_order(columns: Iterable[str]) -> list[str]:
+    """A table's columns in the interface's reading order: an Arabic table starts on the right (Streamlit draws a
+    dataframe on a canvas, which no page direction turns round)."""
+    return list(columns)[::-1] if right_to_left() else list(columns)
+
+
 def keep_choice_across_languages(key: str) -> None:
     """Before an unbound widget with translated option labels is drawn: when the language changed since it was last
     drawn, its value is set again. The browser takes a widget drawn with other labels for a new one, and a radio then

@@ -13,7 +13,7 @@ from streamlit.delta_generator import DeltaGenerator
 from attention_core.figures.heatmaps import CAPTIONS, figure_table, heatmap_grid
 from attention_core.models.knock_out_effects import GuessChange
 from attention_core.models.word_pieces import neighbour_blocks, pool_to_words
-from ui.i18n import N_, _, ngettext, right_to_left, translated_figure
+from ui.i18n import N_, _, ngettext, reading_order, right_to_left, translated_figure
 from ui.lesson_view import mark_lesson_cell
 from ui.style import for_projector
 
@@ -146,6 +146,7 @@ def guess_change_table(changes: list[GuessChange], before: str, after: str) -> N
     st.dataframe(
         table,
         hide_index=True,
+        column_order=reading_order(table.columns),
         column_config={
             "word": st.column_config.TextColumn(_("word")),
             before: st.column_config.ProgressColumn(before, **probability),  # type: ignore[arg-type]
