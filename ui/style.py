@@ -45,7 +45,9 @@ _RTL_BROWSER_CSS = """
 # direction), tables, the sidebar's content. Formulas stay left to right inside it (KaTeX), and so do the figures:
 # each heatmap already lays out an Arabic sentence right to left and keeps an English one left to right. Arabic
 # letters in the interface use the heatmaps' font (Noto Naskh Arabic), after Streamlit's own for Latin letters. A
-# toggle's track stays left to right: its knob moves by a fixed offset to the right, and in a right-to-left track it
+# slider's track and end labels keep the browser's own direction (react-aria mirrors a slider by the browser's
+# locale, and the rule above turns its end labels to match): the page's direction would turn the labels once more,
+# and clicking next to "10" set 1. A toggle's track stays left to right: its knob moves by a fixed offset to the right, and in a right-to-left track it
 # started on the right and left the track when switched on (presentation mode's switch looked empty).
 _RTL_INTERFACE_CSS = """
 <style>
@@ -57,6 +59,7 @@ button, [data-baseweb="select"], [data-testid="stAlertContainer"] {
 [data-testid="stMain"] :is(p, li, h1, h2, h3, h4, label, [data-testid="stCaptionContainer"]),
 [data-testid="stSidebarContent"] :is(p, li, label) { text-align: start; }
 .katex-display, .katex, [data-testid="stPlotlyChart"], .js-plotly-plot { direction: ltr; }
+[data-testid="stSlider"] [role="group"] { direction: ltr; }
 [data-testid="stCheckbox"] label > div:not([data-testid]) { direction: ltr; }
 </style>
 """
