@@ -7,6 +7,7 @@ which turns a skip into a failure.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -503,11 +504,11 @@ def test_arabic_with_a_blank_reads_right_to_left_in_cards_and_chips(server: str,
     first); Fill the blank's word chips ran left to right beside a right-to-left heatmap."""
     context = browser.new_context(viewport={"width": 1400, "height": 2400}, locale=locale)
     page = context.new_page()
-    page.goto(f"{server}/lessons")
+    page.goto(f"{server}/lessons?lang=en")  # the English interface in either browser: the cards' own direction
     page.get_by_text("Open this lesson").first.wait_for(timeout=60_000)
     for sentence in ("ذلك الكتاب لا [MASK] فيه", "إنه هو السميع [MASK]", "لا [MASK] إلا هو"):
         _reads_right_to_left(page, sentence)
-    page.goto(f"{server}/fill_blank?{urlencode({'fill_blank_sentence': 'بسم الله الرحمن الرحيم'})}")
+    page.goto(f"{server}/fill_blank?{urlencode({'fill_blank_sentence': 'بسم الله الرحمن الرحيم', 'lang': 'en'})}")
     wait_for_charts(page)
     _reads_right_to_left(page, "شيء [MASK]")  # the example chip, its English gloss beside it
     chips = page.locator("[class*='st-key-fill_blank_hidden'] button")
@@ -528,7 +529,7 @@ def test_clicking_a_head_knocks_it_out_and_the_link_to_this_view_carries_it(serv
     the controls names the heads at once (the address bar shows a value set in code one interaction later)."""
     context = browser.new_context(viewport={"width": 1400, "height": 1400}, locale="ar")
     page = context.new_page()
-    page.goto(f"{server}/fill_blank?{urlencode({'fill_blank_sentence': 'إنه سميع [MASK]'})}")
+    page.goto(f"{server}/fill_blank?{urlencode({'fill_blank_sentence': 'إنه سميع [MASK]', 'lang': 'en'})}")
     points = page.locator("[class*='st-key-fill_blank_picker'] .scatterlayer .trace").first.locator(".point")
     points.first.wait_for(timeout=60_000)
     wait_for_charts(page)
@@ -583,7 +584,7 @@ def test_a_quiz_link_hides_the_heatmaps_until_reveal_in_an_arabic_browser(server
     lesson = next(lesson for lesson in LESSONS if lesson.title.startswith("ذهب"))
     context = browser.new_context(viewport={"width": 1400, "height": 1400}, locale="ar")
     page = context.new_page()
-    page.goto(f"{server}/{lesson.page}?{urlencode(lesson.quiz_query(), doseq=True)}")
+    page.goto(f"{server}/{lesson.page}?{urlencode({**lesson.quiz_query(), 'lang': 'en'}, doseq=True)}")
     page.get_by_role("heading", name="Guess first").wait_for(timeout=60_000)
     page.get_by_text("The heatmaps below stay hidden until you reveal.").wait_for(timeout=30_000)
     assert page.locator(".js-plotly-plot").count() == 0 and page.get_by_text("Look at:").count() == 0
@@ -602,4 +603,39 @@ def test_a_quiz_link_hides_the_heatmaps_until_reveal_in_an_arabic_browser(server
     page.get_by_role("heading", name="Every layer and head").wait_for(timeout=30_000)  # the page below opened
     assert page.locator("[data-testid='stException']").count() == 0
     screenshot(page, "quiz-revealed")
+    context.close()
+
+
+ARABIC_PAGES = ["idea", "lessons", "similarity", "trainable", "heads", "pairs", "fill_blank", "word_order", "train"]
+
+
+def test_every_page_reads_right_to_left_in_arabic_and_english_switches_back(server: str, browser: object) -> None:
+    """Issue 16: an Arabic-locale browser's first visit opens the interface in Arabic (?lang=ar written into the
+    address bar); every page then reads right to left, the sidebar's content too, with its formulas and figures left
+    to right; the switch goes back to English, left to right, and the link loses ?lang=. A screenshot of each page
+    goes to test-output/browser/arabic-<page>.png."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1600}, locale="ar-EG")
+    page = context.new_page()
+    page.goto(f"{server}/similarity?{urlencode({'similarity_sentence': ARABIC})}")
+    wait_for_charts(page)
+    page.wait_for_function("() => location.search.includes('lang=ar')", timeout=30_000)
+    direction = "sel => getComputedStyle(document.querySelector(sel)).direction"
+    for path in ARABIC_PAGES:
+        page.goto(f"{server}/{'' if path == 'idea' else path}?lang=ar")  # the idea is the default page, at /
+        page.locator("[data-testid='stMain'] h1").first.wait_for(timeout=90_000)
+        page.wait_for_function("document.querySelectorAll('[data-stale=\"true\"]').length === 0", timeout=60_000)
+        time.sleep(1.0)
+        assert page.evaluate(direction, "[data-testid='stMain']") == "rtl", path
+        assert page.evaluate(direction, "[data-testid='stSidebarContent']") == "rtl", path
+        if page.locator(".katex").count():
+            assert page.evaluate(direction, ".katex") == "ltr", path
+        title = page.locator("[data-testid='stMain'] h1").first.inner_text()
+        assert re.search(r"[\u0600-\u06FF]", title), f"{path}: the title is not in Arabic: {title!r}"
+        assert page.locator("[data-testid='stException']").count() == 0, path
+        screenshot(page, f"arabic-{path}")
+    page.locator("[data-testid='stSidebar']").get_by_text("English", exact=True).click()
+    page.wait_for_function("() => !location.search.includes('lang=ar')", timeout=30_000)
+    page.wait_for_function(
+        "() => getComputedStyle(document.querySelector('[data-testid=stMain]')).direction === 'ltr'", timeout=30_000
+    )
     context.close()
