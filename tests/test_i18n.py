@@ -95,15 +95,15 @@ def rtl_style(at: AppTest) -> bool:
 def test_a_link_with_lang_ar_opens_the_app_in_arabic_and_the_switch_goes_back_to_english() -> None:
     at = open_page("similarity", lang="ar")
     assert_clean(at)
-    assert at.segmented_control(key="language_switch").value == "ar"
+    assert at.radio(key="language_switch").value == "ar"
     assert sidebar_note(at) == catalog("ar").singular[SIDEBAR_NOTE] and rtl_style(at)
-    at.segmented_control(key="language_switch").set_value("en").run()
+    at.radio(key="language_switch").set_value("en").run()
     assert sidebar_note(at) == SIDEBAR_NOTE and not rtl_style(at) and "lang" not in at.query_params
-    at.segmented_control(key="language_switch").set_value("ar").run()
+    at.radio(key="language_switch").set_value("ar").run()
     assert sidebar_note(at) != SIDEBAR_NOTE and at.query_params["lang"] in ("ar", ["ar"])
 
 
 def test_a_language_the_app_does_not_have_falls_back_to_english() -> None:
     at = open_page("similarity", lang="xx")
     assert_clean(at)
-    assert at.segmented_control(key="language_switch").value == "en" and sidebar_note(at) == SIDEBAR_NOTE
+    assert at.radio(key="language_switch").value == "en" and sidebar_note(at) == SIDEBAR_NOTE

@@ -200,14 +200,15 @@ def keep_choice_across_languages(key: str) -> None:
 def language_switch() -> str:
     """The sidebar's switch, English / العربية. The language lives in the session and in the URL (?lang=ar, not
     bound as widgets are: a bound switch would put its label, العربية, in the link), so a teacher's link opens in
-    Arabic."""
+    Arabic. Two radio buttons side by side: in presentation mode's narrow sidebar they wrap whole (two segmented
+    buttons wrapped and cut the first one's border)."""
     st.session_state[_SWITCH_KEY] = language()
-    st.sidebar.segmented_control(
+    st.sidebar.radio(
         "Language · اللغة",
         list(LANGUAGES),
         format_func=LANGUAGES.__getitem__,
         key=_SWITCH_KEY,
         on_change=_switched,
-        required=True,
+        horizontal=True,
     )
     return language()
