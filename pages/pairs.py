@@ -24,9 +24,9 @@ st.markdown(
     isolate_arabic(
         _(
             "Two sentences that differ in one or two words: *too tired* or *too wide*, السميع or سميع, عائشة or أنس. "
-            "The same model reads both; every head's two attention maps are set side by side on the words the sentences "
-            "share, and their difference B − A shows what the changed word changed elsewhere. Pick a built-in pair or "
-            "type your own."
+            "The same model reads both; every head's two attention maps are set side by side on the words the "
+            "sentences share, and their difference B − A shows what the changed word changed elsewhere. Pick a "
+            "built-in pair or type your own."
         )
     )
 )

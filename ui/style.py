@@ -47,8 +47,9 @@ _RTL_BROWSER_CSS = """
 # letters in the interface use the heatmaps' font (Noto Naskh Arabic), after Streamlit's own for Latin letters. A
 # slider's track and end labels keep the browser's own direction (react-aria mirrors a slider by the browser's
 # locale, and the rule above turns its end labels to match): the page's direction would turn the labels once more,
-# and clicking next to "10" set 1. A toggle's track stays left to right: its knob moves by a fixed offset to the right, and in a right-to-left track it
-# started on the right and left the track when switched on (presentation mode's switch looked empty).
+# and clicking next to "10" set 1. A toggle's track stays left to right: its knob moves by a fixed offset to the
+# right, and in a right-to-left track it started on the right and left the track when switched on (presentation
+# mode's switch looked empty).
 _RTL_INTERFACE_CSS = """
 <style>
 [data-testid="stMain"], [data-testid="stSidebarContent"] { direction: rtl; }
