@@ -23,6 +23,22 @@ def open_page(page: str) -> AppTest:
     return at.switch_page(f"pages/{page}.py").run()
 
 
+def open_link(page: str, **query: str | list[str]) -> AppTest:
+    """A shared link to one page, its file run alone (as a server's first visit runs it: no app frame)."""
+    at = AppTest.from_file(APP.replace("app.py", f"pages/{page}.py"), default_timeout=60)
+    for key, value in query.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def open_framed_link(page: str, **query: str | list[str]) -> AppTest:
+    """A shared link to one page, framed by app.py (its sidebar: the language switch, presentation mode)."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    for key, value in query.items():
+        at.query_params[key] = value
+    return at.switch_page(f"pages/{page}.py").run()
+
+
 def figures(at: AppTest) -> list[dict]:
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
 

@@ -12,18 +12,11 @@ from streamlit.testing.v1 import AppTest
 from attention_core.models.trained import load_model
 from attention_core.story.guess_score import score_pick, score_shares
 from attention_core.story.text import tokenize
-from tests.conftest import APP, assert_clean, figure_of, open_page, values
+from tests.conftest import assert_clean, figure_of, open_link, open_page, values
 from ui.examples import LESSONS
 
 IT_TIRED = "The animal didn't cross the street because it was too tired"
 GOLD = "ذهب الله بنورهم ولهم اساور من ذهب"
-
-
-def open_link(page: str, **query: str | list[str]) -> AppTest:
-    at = AppTest.from_file(APP.replace("app.py", f"pages/{page}.py"), default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    return at.run()
 
 
 def chart_keys(at: AppTest) -> list[str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 import torch
-from streamlit.testing.v1 import AppTest
 
 from attention_core.models.head_importance import head_importance
 from attention_core.models.head_roles import ROLES, head_roles
@@ -13,17 +12,10 @@ from attention_core.models.knock_out_effects import attention_shift
 from attention_core.models.trained import load_model
 from attention_core.story.rollout import attention_rollout
 from attention_core.story.text import tokenize
-from tests.conftest import APP, assert_clean, figure_of, values
+from tests.conftest import assert_clean, figure_of, open_link, values
 
 AGREEMENT = "إنه سميع [MASK]"
 SENTENCE = "ذهب الطالب إلى المدرسة في الصباح"
-
-
-def open_link(page: str, **query: str | list[str]) -> AppTest:
-    at = AppTest.from_file(APP.replace("app.py", f"pages/{page}.py"), default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    return at.run()
 
 
 def test_a_shared_link_knocks_heads_out_on_fill_the_blank_and_shows_what_changed() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import APP, assert_clean
+from tests.conftest import assert_clean, open_framed_link
 from tools.catalog import extracted
 from ui.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog
 from ui.navigation import SIDEBAR_NOTE
@@ -76,14 +76,6 @@ def test_the_arabic_catalog_reads_plural_forms_as_arabic_counts() -> None:
     assert [rule.form(n) for n in (0, 1, 2, 3, 10, 11, 99, 100, 102)] == [0, 1, 2, 3, 3, 4, 4, 5, 5]
 
 
-def open_page(page: str, **query: str) -> AppTest:
-    """The page as a link opens it, framed by app.py (the language switch is in the frame)."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    return at.switch_page(f"pages/{page}.py").run()
-
-
 def sidebar_note(at: AppTest) -> str:
     return next(caption.value for caption in at.sidebar.caption if "W1" in caption.value)
 
@@ -93,7 +85,7 @@ def rtl_style(at: AppTest) -> bool:
 
 
 def test_a_link_with_lang_ar_opens_the_app_in_arabic_and_the_switch_goes_back_to_english() -> None:
-    at = open_page("similarity", lang="ar")
+    at = open_framed_link("similarity", lang="ar")
     assert_clean(at)
     assert at.radio(key="language_switch").value == "ar"
     assert sidebar_note(at) == catalog("ar").singular[SIDEBAR_NOTE] and rtl_style(at)
@@ -104,6 +96,6 @@ def test_a_link_with_lang_ar_opens_the_app_in_arabic_and_the_switch_goes_back_to
 
 
 def test_a_language_the_app_does_not_have_falls_back_to_english() -> None:
-    at = open_page("similarity", lang="xx")
+    at = open_framed_link("similarity", lang="xx")
     assert_clean(at)
     assert at.radio(key="language_switch").value == "en" and sidebar_note(at) == SIDEBAR_NOTE

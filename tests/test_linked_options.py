@@ -4,21 +4,12 @@ links name them in English)."""
 
 from __future__ import annotations
 
-from streamlit.testing.v1 import AppTest
-
-from tests.conftest import APP, assert_clean
+from tests.conftest import assert_clean, open_framed_link
 from ui.i18n import catalog
 
 
-def open_link(page: str, **query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    return at.switch_page(f"pages/{page}.py").run()
-
-
 def test_an_english_link_opens_in_arabic_with_its_settings_named_in_arabic() -> None:
-    at = open_link("similarity", lang="ar", similarity_metric="cosine", similarity_embedding="one-hot")
+    at = open_framed_link("similarity", lang="ar", similarity_metric="cosine", similarity_embedding="one-hot")
     assert_clean(at)
     assert at.radio(key="similarity_metric").value == "cosine"
     assert at.sidebar.radio(key="similarity_embedding").value == "one-hot"
@@ -28,10 +19,12 @@ def test_an_english_link_opens_in_arabic_with_its_settings_named_in_arabic() -> 
 
 def test_an_arabic_link_opens_in_english_with_the_same_settings() -> None:
     arabic = catalog("ar").singular
-    at = open_link("word_order", lang="en", word_order_how=arabic["swapping two words"])
+    at = open_framed_link("word_order", lang="en", word_order_how=arabic["swapping two words"])
     assert_clean(at)
     assert at.radio(key="word_order_how").value == "swapping two words"
     head_3 = arabic["head {head}"].format(head=3)
-    at = open_link("trainable", lang="en", trainable_quiz="true", trainable_heads="4", trainable_quiz_head=head_3)
+    at = open_framed_link(
+        "trainable", lang="en", trainable_quiz="true", trainable_heads="4", trainable_quiz_head=head_3
+    )
     assert_clean(at)
     assert at.selectbox(key="trainable_quiz_head").value == 2  # head 3, counted from 0

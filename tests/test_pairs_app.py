@@ -5,24 +5,16 @@ from __future__ import annotations
 
 import pytest
 import torch
-from streamlit.testing.v1 import AppTest
 
 from attention_core import load_model
 from attention_core.models.word_pieces import shown_attention
 from attention_core.story.minimal_pairs import compare
 from attention_core.story.text import read_sentence, tokenize
 from tests.bad_inputs import BAD_INPUTS
-from tests.conftest import APP, assert_clean, figure_of, values
+from tests.conftest import assert_clean, figure_of, open_link, values
 from ui.pairs_view import PAIR_TOKENS, PAIRS
 
 HER, HIM = PAIRS["عائشة / أنس (her or him)"]
-
-
-def open_link(**query: str) -> AppTest:
-    at = AppTest.from_file(APP.replace("app.py", "pages/pairs.py"), default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    return at.run()
 
 
 def _grid_panels(figure: dict, n: int) -> list[torch.Tensor]:
@@ -37,7 +29,7 @@ def _grid_panels(figure: dict, n: int) -> list[torch.Tensor]:
 
 
 def test_a_shared_link_opens_both_sentences_and_every_figure_is_the_models() -> None:
-    at = open_link(pairs_sentence=HER, pairs_sentence_b=HIM, pairs_head="L3 H3")
+    at = open_link("pairs", pairs_sentence=HER, pairs_sentence_b=HIM, pairs_head="L3 H3")
     assert_clean(at)
     assert at.text_input(key="pairs_sentence").value == HER and at.text_input(key="pairs_sentence_b").value == HIM
     assert at.selectbox(key="pairs_head").value == "L3 H3"
@@ -58,7 +50,7 @@ def test_a_shared_link_opens_both_sentences_and_every_figure_is_the_models() -> 
 
 def test_the_page_starts_on_the_head_that_changed_most_and_another_can_be_picked() -> None:
     a_text, b_text = PAIRS["يحب / لا يحب (a word added)"]
-    at = open_link(pairs_sentence=a_text, pairs_sentence_b=b_text)
+    at = open_link("pairs", pairs_sentence=a_text, pairs_sentence_b=b_text)
     assert_clean(at)
     assert at.selectbox(key="pairs_head").value == "L3 H2"
     assert any("Left out of the difference" in c.value and "لا" in c.value for c in at.caption)
@@ -74,7 +66,7 @@ def test_the_page_starts_on_the_head_that_changed_most_and_another_can_be_picked
 
 
 def test_a_built_in_pair_fills_both_boxes_and_english_runs_on_minilm_with_whole_words() -> None:
-    at = open_link(pairs_sentence=HER, pairs_sentence_b=HIM)
+    at = open_link("pairs", pairs_sentence=HER, pairs_sentence_b=HIM)
     at.pills(key="pairs_example").set_value("it: too tired / too wide").run()
     assert_clean(at)
     tired, wide = PAIRS["it: too tired / too wide"]
@@ -89,7 +81,9 @@ def test_a_built_in_pair_fills_both_boxes_and_english_runs_on_minilm_with_whole_
 
 
 def test_the_first_visit_opens_the_first_built_in_pair() -> None:
-    at = open_link()
+    at = open_link(
+        "pairs",
+    )
     assert_clean(at)
     assert (at.text_input(key="pairs_sentence").value, at.text_input(key="pairs_sentence_b").value) == next(
         iter(PAIRS.values())
@@ -108,14 +102,14 @@ def test_the_first_visit_opens_the_first_built_in_pair() -> None:
     ],
 )
 def test_bad_pairs_get_a_clear_message(a: str, b: str, says: str) -> None:
-    at = open_link(pairs_sentence=a, pairs_sentence_b=b)
+    at = open_link("pairs", pairs_sentence=a, pairs_sentence_b=b)
     assert not at.exception, [e.value for e in at.exception]
     assert any(says in m.value for m in (*at.info, *at.warning)), [m.value for m in (*at.info, *at.warning)]
 
 
 def test_a_long_sentence_is_cut_with_a_notice() -> None:
     long = " ".join(["the cat sat on the mat"] * 20)
-    at = open_link(pairs_sentence=long, pairs_sentence_b=long.replace("mat", "rug", 1))
+    at = open_link("pairs", pairs_sentence=long, pairs_sentence_b=long.replace("mat", "rug", 1))
     assert_clean(at)
     assert any(f"only the first {PAIR_TOKENS} are compared" in w.value for w in at.warning)
     assert len(figure_of(at, "pairs_picked")["layout"]["meta"]["cols"]) == PAIR_TOKENS + 2  # [CLS] … [SEP]
@@ -123,7 +117,7 @@ def test_a_long_sentence_is_cut_with_a_notice() -> None:
 
 @pytest.mark.parametrize("model", ["automatic", "Arabic"])  # automatic: Latin text goes to MiniLM
 def test_every_bad_input_in_both_boxes_renders_or_says_why(model: str) -> None:
-    at = open_link(pairs_sentence=HER, pairs_sentence_b=HIM)
+    at = open_link("pairs", pairs_sentence=HER, pairs_sentence_b=HIM)
     switch = at.radio(key="pairs_model")
     at = switch.set_value(next(option for option in switch.options if option.startswith(model))).run()
     for case, text in BAD_INPUTS.items():
@@ -138,7 +132,7 @@ def test_every_bad_input_in_both_boxes_renders_or_says_why(model: str) -> None:
 
 def test_shown_attention_drawn_on_the_page_is_what_the_sidebar_asks() -> None:
     """The Arabic model with [CLS] hidden: the maps are renormalised over the words, as on Multi-head."""
-    at = open_link(pairs_sentence=HER, pairs_sentence_b=HIM, pairs_special="false")
+    at = open_link("pairs", pairs_sentence=HER, pairs_sentence_b=HIM, pairs_special="false")
     assert_clean(at)
     model = load_model()
     a = model.analyze(tokenize(HER))
@@ -149,11 +143,15 @@ def test_shown_attention_drawn_on_the_page_is_what_the_sidebar_asks() -> None:
 
 
 def test_a_head_of_another_models_shape_gives_way_to_the_most_changed_one() -> None:
-    at = open_link()  # the English pair: MiniLM, 6 × 12 heads
+    at = open_link(
+        "pairs",
+    )  # the English pair: MiniLM, 6 × 12 heads
     at.selectbox(key="pairs_head").set_value("L6 H12").run()
     at.pills(key="pairs_example").set_value("عائشة / أنس (her or him)").run()  # the Arabic model: 3 × 4 heads
     assert_clean(at)
     assert at.selectbox(key="pairs_head").value == "L2 H2"
-    linked = open_link(pairs_sentence=HER, pairs_sentence_b=HIM, pairs_head="L6 H12")  # a link naming no such head
+    linked = open_link(
+        "pairs", pairs_sentence=HER, pairs_sentence_b=HIM, pairs_head="L6 H12"
+    )  # a link naming no such head
     assert_clean(linked)
     assert linked.selectbox(key="pairs_head").value == "L2 H2"
