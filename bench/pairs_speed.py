@@ -25,16 +25,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the app's pages and ui/ (not part of the installed package)
 
 from english_speed import FILLER  # noqa: E402 — bench/ is on the path
-from heads_apart_speed import _fragment_spent, _script_spent, time_fragments, watch_script_runs  # noqa: E402
+from heads_apart_speed import (  # noqa: E402 — the report, its timers and helpers are that benchmark's
+    REPORT,
+    _fragment_spent,
+    _script_spent,
+    say,
+    time_fragments,
+    watch_script_runs,
+)
 from interaction_speed import git_state, quran_sentence, with_blank  # noqa: E402
 
 APP = str(ROOT / "app.py")
-REPORT: list[str] = []
-
-
-def say(line: str = "") -> None:
-    print(line, flush=True)
-    REPORT.append(line)
 
 
 def swapped(text: str, at: int, word: str) -> str:

@@ -23,35 +23,24 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the app's pages and ui/ (not part of the installed package)
 
 from english_speed import english_sentence  # noqa: E402 — bench/ is on the path
-from heads_apart_speed import _fragment_spent, _script_spent, time_fragments, watch_script_runs  # noqa: E402
+from heads_apart_speed import (  # noqa: E402 — the report, its timers and helpers are that benchmark's
+    REPORT,
+    _fragment_spent,
+    _script_spent,
+    median_ms,
+    say,
+    time_fragments,
+    watch_script_runs,
+)
 from interaction_speed import git_state, quran_sentence  # noqa: E402
 
 APP = str(ROOT / "app.py")
-REPORT: list[str] = []
-
-
-def say(line: str = "") -> None:
-    print(line, flush=True)
-    REPORT.append(line)
-
-
-def median_ms(function: Callable[[], object], reps: int) -> float:
-    function()  # warm-up
-    times = []
-    for _ in range(reps):
-        started = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - started)
-    return 1000 * statistics.median(times)
-
-
 # ---------------------------------------------------------------------------------------------------------------
 # 1. The map called directly
 
