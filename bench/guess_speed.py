@@ -61,13 +61,7 @@ def open_page(case: Case) -> object:
 
     at = AppTest.from_file(str(ROOT / "pages" / f"{case.page}.py"), default_timeout=600)
     at.query_params[f"{case.page}_sentence"] = case.sentence
-    at = at.run()
-    for step in case.setup:
-        at = step(at, 0)
-    at = case.act(at, 1)  # warm-up
-    if at.exception:
-        raise RuntimeError(f"{case.page} {case.interaction}: {at.exception[0].value}")
-    return at
+    return bench.set_up(at.run(), case)
 
 
 def toggle(key: str) -> Act:

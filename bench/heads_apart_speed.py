@@ -246,11 +246,16 @@ def open_case(case: Case) -> object:
     at = AppTest.from_file(APP, default_timeout=600).run()  # cold run: excluded
     at = at.switch_page(f"pages/{case.page}.py").run()
     at = at.text_input(key=f"{case.page}_sentence").set_value(case.sentence).run()
+    return set_up(at, case)
+
+
+def set_up(at: object, case: Case) -> object:
+    """An opened page made ready to measure: the case's setup steps, then one warm-up of its interaction."""
     for step in case.setup:
         at = step(at, 0)
     at = case.act(at, 1)  # warm-up
     if at.exception:
-        raise RuntimeError(f"{case.page} {case.interaction}: {at.exception[0].value}")
+        raise RuntimeError(f"{case.page} {case.interaction}, {case.language}: {at.exception[0].value}")
     return at
 
 

@@ -46,11 +46,7 @@ def open_in_language(case: Case) -> object:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
     at.query_params["lang"] = INTERFACES[case.language]
     at.query_params[f"{case.page}_sentence"] = case.sentence
-    at = at.switch_page(f"pages/{case.page}.py").run()
-    at = case.act(at, 1)  # warm-up
-    if at.exception:
-        raise RuntimeError(f"{case.page} {case.language}: {at.exception[0].value}")
-    return at
+    return bench.set_up(at.switch_page(f"pages/{case.page}.py").run(), case)
 
 
 def main() -> None:
