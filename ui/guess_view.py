@@ -18,6 +18,7 @@ from attention_core.figures.heatmaps import MatrixKind, heatmap
 from attention_core.figures.marks import outline_cell
 from attention_core.story.guess_score import PickScore, score_pick, score_shares
 from ui.bidi import isolate
+from ui.choices import forget_choice_not_offered
 from ui.i18n import N_, _
 from ui.lesson_view import show_lesson_line
 from ui.linked_options import follow_link, translated_options
@@ -51,12 +52,6 @@ def guess_first(page: str) -> bool:
     )
 
 
-def _kept_choice(key: str, n_options: int) -> None:
-    """Forget a remembered index that a new, shorter sentence no longer has (the selectbox would refuse it)."""
-    if st.session_state.get(key) not in (None, *range(n_options)):
-        del st.session_state[key]
-
-
 def guess_then_reveal(
     page: str,
     maps: torch.Tensor,
@@ -78,7 +73,7 @@ def guess_then_reveal(
     which, row_column = st.columns(2)
     head = 0
     if len(map_names) > 1:
-        _kept_choice(f"{page}_quiz_head", len(map_names))
+        forget_choice_not_offered(f"{page}_quiz_head", range(len(map_names)))
         if names_in is not None:
             follow_link(f"{page}_quiz_head", names_in)
         head = which.selectbox(
@@ -88,7 +83,7 @@ def guess_then_reveal(
             key=f"{page}_quiz_head",
             bind="query-params",
         )
-    _kept_choice(f"{page}_quiz_row", len(labels))
+    forget_choice_not_offered(f"{page}_quiz_row", range(len(labels)))
     first_word = next((i for i, label in enumerate(labels) if label not in SPECIAL), 0)
     row_word = row_column.selectbox(
         _("Row word: where does it look?"),
@@ -153,7 +148,7 @@ def guess_and_answer(
         ]
         ready = sum(amounts) > 0
     else:
-        _kept_choice(f"{page}_quiz_pick", len(labels))
+        forget_choice_not_offered(f"{page}_quiz_pick", range(len(labels)))
         picked = st.selectbox(
             _("The word it attends to most"),
             range(len(labels)),

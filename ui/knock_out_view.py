@@ -17,6 +17,7 @@ from attention_core.models.knock_out import Ablation
 from attention_core.models.knock_out_effects import attention_shift, guess_changes
 from attention_core.story.text import Token
 from ui.bidi import isolate
+from ui.choices import forget_choice_not_offered
 from ui.head_roles_view import HOW_ROLES_ARE_SCORED
 from ui.i18n import N_, _, ngettext, translated_figure
 from ui.linked_options import translated_options
@@ -180,8 +181,7 @@ def show_attention_change(
         return
     most = max(later, key=lambda h: float(shift[h]))
     view_key = f"{page}_knock_out_view"
-    if st.session_state.get(view_key) not in (None, *(head_name(*h) for h in later)):  # other heads knocked out now
-        del st.session_state[view_key]
+    forget_choice_not_offered(view_key, (head_name(*h) for h in later))  # other heads knocked out now
     chosen = st.selectbox(
         _("A later head, before and after"),
         [head_name(*h) for h in later],

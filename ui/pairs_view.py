@@ -15,6 +15,7 @@ from attention_core.models.interface import Analysis, AttentionModel, MaskedWord
 from attention_core.story.minimal_pairs import PairDifference, compare, pair_guesses
 from attention_core.story.text import CLS, MASK, SEP, ReadSentence, Token, read_sentence
 from ui.bidi import isolate, isolate_arabic
+from ui.choices import forget_choice_not_offered
 from ui.i18n import N_, _
 from ui.knock_out_view import head_name, parse_head
 from ui.lesson_view import show_where_to_look, start_lesson
@@ -236,8 +237,7 @@ def show_picked_head(compared: ComparedPair, model: AttentionModel, rtl: bool, p
     change in words."""
     options = [head_name(layer, head) for layer in range(model.n_layers) for head in range(model.n_heads)]
     key = f"{page}_head"
-    if st.session_state.get(key) not in (None, *options):  # a head of another model's shape
-        del st.session_state[key]
+    forget_choice_not_offered(key, options)  # a head of another model's shape
     picked = st.selectbox(
         _("A head ({layers} layers × {heads} heads)").format(layers=model.n_layers, heads=model.n_heads),
         options,

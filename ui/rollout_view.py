@@ -9,6 +9,7 @@ from attention_core.figures.heatmaps import heatmap
 from attention_core.models.interface import Analysis
 from attention_core.story.rollout import attention_rollout
 from ui.bidi import isolate
+from ui.choices import forget_choice_not_offered
 from ui.i18n import N_, _
 from ui.linked_options import translated_options
 from ui.show import chart, plain
@@ -42,8 +43,7 @@ def show_word_flow(page: str, analysis: Analysis, display: TokenDisplay, rtl: bo
     rows, labels = drawn_attention(per_layer, analysis, display)  # (n_layers, n, n) over the drawn words
     if word is None:
         key = f"{page}_flow_word"
-        if st.session_state.get(key) not in (None, *range(len(labels))):  # a place past a new, shorter sentence
-            del st.session_state[key]
+        forget_choice_not_offered(key, range(len(labels)))  # a place past a new, shorter sentence
         first_word = next((i for i, label in enumerate(labels) if label not in ("[CLS]", "[SEP]")), 0)
         names = place_names(labels)  # the URL keeps the shown name
         word = st.selectbox(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from attention_core.story.word_order import shuffled_order, swapped_order
+from ui.choices import forget_choice_not_offered
 from ui.i18n import N_, _
 from ui.linked_options import translated_options
 from ui.tokens import place_names
@@ -34,8 +35,7 @@ def reorder_controls(labels: list[str]) -> tuple[list[int], str]:
     left, right = st.columns(2)
     keys = ("word_order_swap_a", "word_order_swap_b")
     for key in keys:  # a word of another sentence
-        if st.session_state.get(key) not in (None, *names):
-            del st.session_state[key]
+        forget_choice_not_offered(key, names)
     first = left.selectbox(_("Swap this word"), names, index=1 if n > 2 else 0, key=keys[0], bind="query-params")
     second = right.selectbox(_("with this one"), names, index=n - 1, key=keys[1], bind="query-params")
     a, b = names.index(first), names.index(second)
