@@ -15,7 +15,7 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import APP, assert_clean
+from tests.conftest import assert_clean, open_framed_link
 from ui.examples import EXAMPLES, LESSONS
 from ui.pairs_view import PAIRS
 
@@ -168,11 +168,7 @@ def typed_words(query: dict[str, str]) -> set[str]:
 
 @pytest.mark.parametrize("page", list(PAGES))
 def test_every_page_in_arabic_shows_no_english_but_names_formulas_and_terms(page: str) -> None:
-    at = AppTest.from_file(APP, default_timeout=90)
-    at.query_params["lang"] = "ar"
-    for key, value in PAGES[page].items():
-        at.query_params[key] = value
-    at = at.switch_page(f"pages/{page}.py").run()
+    at = open_framed_link(page, lang="ar", **PAGES[page])
     assert_clean(at)
     typed = typed_words(PAGES[page])
     left = {text: words for text in page_texts(at) if (words := english_left(text, typed))}

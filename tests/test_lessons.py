@@ -17,7 +17,7 @@ from attention_core.models.word_pieces import shown_attention
 from attention_core.story.attention import similarity
 from attention_core.story.embeddings import embed_sentence
 from attention_core.story.text import tokenize
-from tests.conftest import APP, assert_clean, figures, open_page
+from tests.conftest import assert_clean, figures, open_framed_link, open_page
 from ui.bidi import PDI, RLI
 from ui.examples import LESSONS, Lesson
 from ui.i18n import catalog
@@ -354,9 +354,7 @@ def test_in_arabic_the_lessons_read_right_to_left_and_their_links_keep_the_langu
     needs around Arabic phrases (in an Arabic paragraph they would let two Latin words pull the phrases between
     them into one left-to-right run), and a lesson's links carry lang=ar."""
     ar = catalog("ar").singular
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.query_params["lang"] = "ar"
-    at = at.switch_page("pages/lessons.py").run()
+    at = open_framed_link("lessons", lang="ar")
     assert_clean(at)
     texts = [markdown.value for markdown in at.markdown]
     assert all(ar[lesson.look_for] in texts for lesson in LESSONS) and not any(RLI in text for text in texts)

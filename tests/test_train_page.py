@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import pytest
 import torch
-from streamlit.testing.v1 import AppTest
 
 from attention_core.models.head_roles import POSITIONAL_ROLES, ROLES, head_roles
 from attention_core.story.text import tokenize
 from attention_core.training.corpora import CorpusError, own_corpus
 from attention_core.training.live import _RUN_SLOTS, LIMITS, TrainingRun
 from attention_core.words import N_
-from tests.conftest import APP, assert_clean, figures, open_page, values
+from tests.conftest import assert_clean, figures, open_framed_link, open_page, values
 from tests.test_live_training import LINES as ANIMAL_LINES
 from ui.models import MINE, RUN_KEY
 from ui.training_roles import roles_caption
@@ -239,9 +238,7 @@ def test_preparing_shows_its_progress_and_stop_says_stopping() -> None:
 
 def test_in_arabic_the_form_and_a_refused_text_are_said_in_arabic() -> None:
     """The option values stay English (the form, tests and links keep them); labels and the core's error are Arabic."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.query_params["lang"] = "ar"
-    at = at.switch_page("pages/train.py").run()
+    at = open_framed_link("train", lang="ar")
     at.radio(key="train_corpus").set_value("paste text").run()
     at.text_area(key="train_paste").input("one line only").run()
     at.button(key="train_start").click().run()
