@@ -129,8 +129,7 @@ def main() -> None:
         f"# guess_speed — {time.strftime('%Y-%m-%d %H:%M')}, {git_state()}, {os.cpu_count()} CPUs, torch threads "
         f"{torch.get_num_threads()}, load average {os.getloadavg()[0]:.2f}"
     )
-    bench.app_cases, bench.open_case = quiz_cases, open_page  # the same measurement and table, over the quiz's cases
-    bench.report_app(args.reps, "none", 20, args.only)
+    bench.report_app(args.reps, "none", 20, args.only, quiz_cases(), open_page)
     say(f"\nload average at the end: {os.getloadavg()[0]:.2f}")
     if args.out:
         args.out.write_text("\n".join(bench.REPORT) + "\n", encoding="utf-8")

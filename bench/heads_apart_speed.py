@@ -132,6 +132,9 @@ class Case:
     setup: tuple[Act, ...] = field(default=())
 
 
+Opener = Callable[["Case"], object]  # a case → its page opened and set up (AppTest), ready to measure
+
+
 def view(name: str) -> Act:
     return lambda at, i: at.segmented_control(key="heads_view").set_value(name).run()
 
@@ -259,8 +262,8 @@ def set_up(at: object, case: Case) -> object:
     return at
 
 
-def measure_case(case: Case, reps: int) -> dict:
-    at = open_case(case)
+def measure_case(case: Case, reps: int, opener: Opener = open_case) -> dict:
+    at = opener(case)
     times, split, inside, script = [], defaultdict(list), [], []
     for i in range(reps):
         _spent.clear()
@@ -345,10 +348,10 @@ def short_path(file: str) -> str:
     return file
 
 
-def profile_case(case: Case, reps: int, top: int) -> list[str]:
+def profile_case(case: Case, reps: int, top: int, opener: Opener = open_case) -> list[str]:
     """cProfile inside the page script's thread around `reps` reruns: own time per library, the app's own
     functions by cumulative time, every function by own time (ms per rerun)."""
-    at = open_case(case)
+    at = opener(case)
     PROFILER["on"] = cProfile.Profile()
     try:
         for i in range(reps):
@@ -410,14 +413,18 @@ def report_core(reps: int) -> None:
     )
 
 
-def report_app(reps: int, profile: str, top: int, only: str) -> None:
+def report_app(
+    reps: int, profile: str, top: int, only: str, cases: list[Case] | None = None, opener: Opener = open_case
+) -> None:
+    """The table of reruns (and profiles) over `cases` (this benchmark's own by default), each page opened by
+    `opener`: other benchmarks measure their cases with the same steps and columns."""
     say(f"\n## 2. One rerun after an interaction (AppTest, median of {reps} after a warm-up)")
     install_knock_out_timers()
     rows = []
-    cases = [c for c in app_cases() if only.lower() in f"{c.page} {c.interaction} {c.language}".lower()]
+    cases = [c for c in (cases or app_cases()) if only.lower() in f"{c.page} {c.interaction} {c.language}".lower()]
     for case in cases:
         print(f"  {case.page}: {case.interaction}, {case.language} …", file=sys.stderr, flush=True)
-        rows.append((case, measure_case(case, reps)))
+        rows.append((case, measure_case(case, reps, opener)))
     header = (
         f"{'page':<10} {'sentence':<16} {'interaction':<26} {'median ms':>9} {'best':>5} {'script':>6} "
         f"{'budget':>6} {'':<4} {'fragment':>8} {'':<4} "
@@ -463,7 +470,7 @@ def report_app(reps: int, profile: str, top: int, only: str) -> None:
     ]
     for case, _ in chosen:
         say(f"\n### Profile: {case.page}, {case.interaction}, {case.language}")
-        for line in profile_case(case, reps, top):
+        for line in profile_case(case, reps, top, opener):
             say(line)
 
 

@@ -63,8 +63,7 @@ def main() -> None:
         f"# language_speed — {time.strftime('%Y-%m-%d %H:%M')}, {git_state()}, {os.cpu_count()} CPUs, torch threads "
         f"{torch.get_num_threads()}, load average {os.getloadavg()[0]:.2f}"
     )
-    bench.app_cases, bench.open_case = language_cases, open_in_language
-    bench.report_app(args.reps, args.profile, 25, args.only)
+    bench.report_app(args.reps, args.profile, 25, args.only, language_cases(), open_in_language)
     say(f"\nload average at the end: {os.getloadavg()[0]:.2f}")
     if args.out:
         args.out.write_text("\n".join(bench.REPORT) + "\n", encoding="utf-8")
