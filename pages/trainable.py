@@ -22,8 +22,7 @@ from attention_core.story.trainable import (
 from ui.causal import CAUSAL_HELP, CAUSAL_NOTE
 from ui.controls import embed, embedding_controls, sentence_input
 from ui.guess_view import guess_first, guess_then_reveal
-from ui.i18n import N_, _, ngettext, say
-from ui.linked_options import in_language
+from ui.i18n import N_, _, in_language, ngettext, say
 from ui.navigation import ensure_app_frame
 from ui.query_key_view import show_query_key_map
 from ui.show import chart, flag_unknown_words, show_step

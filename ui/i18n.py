@@ -119,12 +119,15 @@ def right_to_left() -> bool:
     return language() in RIGHT_TO_LEFT
 
 
+def in_language(lang: str, message: str) -> str:
+    """The message in the given language, whatever the session's (a link may come from another language); itself in
+    English, or where the catalog lacks it."""
+    return message if lang == SOURCE_LANGUAGE else catalog(lang).singular.get(message, message)
+
+
 def _(message: str) -> str:
-    """The message in this session's language (itself in English, or where the catalog lacks it)."""
-    lang = language()
-    if lang == SOURCE_LANGUAGE:
-        return message
-    return catalog(lang).singular.get(message, message)
+    """The message in this session's language."""
+    return in_language(language(), message)
 
 
 def N_(message: str) -> str:

@@ -15,12 +15,7 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from ui.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog, keep_choice_across_languages, language
-
-
-def in_language(lang: str, message: str) -> str:
-    """The message in the given language, whatever the session's (a link may come from another language)."""
-    return message if lang == SOURCE_LANGUAGE else catalog(lang).singular.get(message, message)
+from ui.i18n import LANGUAGES, in_language, keep_choice_across_languages, language
 
 
 def follow_link(key: str, labels: Callable[[str], Sequence[str]]) -> None:
