@@ -100,3 +100,28 @@ def test_the_package_installs_and_its_training_cli_runs_outside_the_repository(t
     assert shipped.returncode == 0 and str(target) in shipped.stdout and shipped.stdout.split()[-1] == "3", (
         shipped.stderr
     )
+
+
+CPU_TORCH = "--no-deps --index-url https://download.pytorch.org/whl/cpu torch"
+
+
+def _readme_commands() -> list[str]:
+    readme = (ROOT / "README.md").read_text()
+    setup = readme[readme.index("## Set-up") : readme.index("## The pages")]
+    return re.findall(r"```bash\n(.+?)\n```", setup)
+
+
+def test_the_readme_installs_the_cpu_torch_first_with_the_pin_requirements_txt_holds() -> None:
+    """On a real Linux machine PyPI's torch is the CUDA build (about 2.7 GB): both set-up commands take torch alone
+    from PyTorch's CPU index before any requirements file, pinned as requirements.txt pins it, so the requirements
+    then find it in place. CI runs the test command exactly as the README writes it."""
+    commands = _readme_commands()
+    assert len(commands) == 2
+    pin = _requirements("requirements.txt")["torch"]
+    for command in commands:
+        steps = command.split(" && ")
+        assert steps[0] == "python3 -m venv .venv"
+        torch_step = next(i for i, step in enumerate(steps) if CPU_TORCH in step)
+        assert steps[torch_step].endswith(f"torch{pin}")
+        assert torch_step < min(i for i, step in enumerate(steps) if " -r requirements" in step)
+    assert commands[1] in (ROOT / ".ci" / "run").read_text()
