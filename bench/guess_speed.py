@@ -38,7 +38,7 @@ def quiz_on(page: str) -> Act:
 
 def pick(page: str) -> Act:
     """Another word each time (the 2nd and 3rd of the sentence, in turn)."""
-    return lambda at, i: at.selectbox(key=f"{page}_quiz_pick").set_value(2 + i % 2).run()
+    return lambda at, i: (box := at.selectbox(key=f"{page}_quiz_pick")).set_value(box.options[2 + i % 2]).run()
 
 
 def reveal(page: str) -> Act:
@@ -50,7 +50,11 @@ def share_mode(page: str) -> Act:
 
 
 def slide(page: str) -> Act:
-    return lambda at, i: at.slider(key=f"{page}_quiz_share_2").set_value(3 + i % 2 * 4).run()
+    def move(at: object, i: int) -> object:
+        third_word = at.selectbox(key=f"{page}_quiz_row").options[2]
+        return at.slider(key=f"{page}_quiz_share_{third_word}").set_value(3 + i % 2 * 4).run()
+
+    return move
 
 
 def open_page(case: Case) -> object:

@@ -26,7 +26,7 @@ def answer(lesson: object) -> str:
     at = at.run()
     prefix, cell = lesson.prefix, lesson.cell
     row = at.selectbox(key=f"{prefix}_quiz_row")
-    columns = [i for i, name in enumerate(row.options) if name.split(" ·")[0] == cell.column]
+    columns = [name for name in row.options if name.split(" ·")[0] == cell.column]
     at.selectbox(key=f"{prefix}_quiz_pick").set_value(columns[cell.column_nth - 1]).run()
     at = at.button(key=f"{prefix}_quiz_reveal").click().run()
     said = [m.value for m in [*at.success, *at.warning]]

@@ -23,7 +23,8 @@ def chart_keys(at: AppTest) -> list[str]:
     return [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]
 
 
-def revealed_with(at: AppTest, page: str, picked: int) -> AppTest:
+def revealed_with(at: AppTest, page: str, picked: str) -> AppTest:
+    """Guess the word named `picked` (a place name such as "the ·1" where the word repeats), then Reveal."""
     at.selectbox(key=f"{page}_quiz_pick").set_value(picked).run()
     return at.button(key=f"{page}_quiz_reveal").click().run()
 
@@ -79,13 +80,15 @@ def test_a_quiz_link_hides_every_heatmap_until_the_student_reveals() -> None:
     assert_clean(at)
     assert chart_keys(at) == []  # not the grid, not a head: nothing to read the answer from
     assert at.selectbox(key="heads_quiz_head").format_func(at.selectbox(key="heads_quiz_head").value) == "L4 H2"
-    assert any("L4 H2 · Which word does it attend to most?" in m.value for m in at.markdown)
+    assert any("L4 H2 · Which word does “it” attend to most?" in m.value for m in at.markdown)
     link = next(m.value for m in at.markdown if m.value.startswith("[Link to this quiz"))
     assert "heads_quiz=true" in link and "heads_quiz_head=L4+H2" in link and "heads_quiz_row=it" in link
-    assert at.button(key="heads_quiz_reveal").disabled  # nothing guessed yet
+    at.button(key="heads_quiz_reveal").click().run()  # nothing guessed yet: Reveal says so, and reveals nothing
+    assert [w.value for w in at.warning] == ["Pick the word you think it attends to most, then press Reveal."]
+    assert chart_keys(at) == []
 
     names = at.selectbox(key="heads_quiz_row").options
-    at = revealed_with(at, "heads", names.index("street"))
+    at = revealed_with(at, "heads", "street")
     assert_clean(at)
     shown = torch.tensor(values(figure_of(at, "heads_quiz_map")))
     assert shown.shape == (13, 13)  # whole words with [CLS] and [SEP], as the page's grid draws them
@@ -99,7 +102,7 @@ def test_a_quiz_link_hides_every_heatmap_until_the_student_reveals() -> None:
     assert len(shapes) == 1  # the guess outlined: row it, column street
     assert {"heads_grid", "heads_quiz_row_bars"} <= set(chart_keys(at))  # the page below opens
 
-    at.selectbox(key="heads_quiz_row").set_value(names.index("animal")).run()  # another question: hidden again
+    at.selectbox(key="heads_quiz_row").set_value("animal").run()  # another question: hidden again
     assert chart_keys(at) == []
 
 
@@ -107,7 +110,7 @@ def test_drawing_the_shares_scores_the_distance_to_the_true_row() -> None:
     at = open_link("heads", heads_sentence=GOLD, heads_quiz="true", heads_quiz_head="L2 H1", heads_quiz_row="ذهب ·2")
     at.radio(key="heads_quiz_how").set_value("share its attention out").run()
     names = at.selectbox(key="heads_quiz_row").options
-    at.slider(key=f"heads_quiz_share_{names.index('من')}").set_value(10).run()
+    at.slider(key="heads_quiz_share_من").set_value(10).run()
     at.button(key="heads_quiz_reveal").click().run()
     assert_clean(at)
     model = load_model()
@@ -129,7 +132,7 @@ def test_similarity_and_trainable_ask_about_their_own_weights() -> None:
     assert_clean(at)
     assert chart_keys(at) == []
     assert at.radio(key="similarity_quiz_how").options == ["pick the word it attends to most"]
-    at = revealed_with(at, "similarity", 4)  # row "the ·1" (the first word), guessed: man
+    at = revealed_with(at, "similarity", "man")  # row "the ·1" (the first word)
     assert at.warning and "rank" in at.warning[0].value
     assert {"similarity_quiz_map", "similarity_A"} <= set(chart_keys(at))
     assert np.allclose(values(figure_of(at, "similarity_quiz_map")), values(figure_of(at, "similarity_A")))
@@ -144,17 +147,17 @@ def test_similarity_and_trainable_ask_about_their_own_weights() -> None:
     )
     assert_clean(at)
     assert chart_keys(at) == [] and at.radio(key="trainable_quiz_how").options[-1] == "share its attention out"
-    at = revealed_with(at, "trainable", 1)
+    at = revealed_with(at, "trainable", "the ·1")
     at.radio(key="trainable_head").set_value(2).run()
     assert np.allclose(values(figure_of(at, "trainable_quiz_map")), values(figure_of(at, "trainable_weights")))
 
 
 def test_a_shorter_sentence_after_a_quiz_keeps_the_page_whole() -> None:
     at = open_link("similarity", similarity_sentence="a b c d e f g", similarity_quiz="true", similarity_quiz_row="g")
-    at = revealed_with(at, "similarity", 6)
+    at = revealed_with(at, "similarity", "g")
     at.text_input(key="similarity_sentence").input("a b").run()  # row 7 and the pick are gone
     assert_clean(at)
-    assert at.selectbox(key="similarity_quiz_row").value == 0 and chart_keys(at) == []
+    assert at.selectbox(key="similarity_quiz_row").value == "a" and chart_keys(at) == []
 
 
 # The lessons gallery's quiz versions
@@ -181,7 +184,7 @@ def test_a_lessons_quiz_asks_its_cell_and_keeps_the_answer_until_revealed(lesson
         head = at.selectbox(key=f"{prefix}_quiz_head")
         assert head.format_func(head.value) == lesson.panel
     assert chart_keys(at) == [] and not any("Look at:" in info.value for info in at.info)  # the answer waits
-    columns = [i for i, name in enumerate(row.options) if name.split(" ·")[0] == cell.column]
+    columns = [name for name in row.options if name.split(" ·")[0] == cell.column]
     at = revealed_with(at, prefix, columns[cell.column_nth - 1])
     assert_clean(at)
     assert any("Look at:" in info.value for info in at.info)  # now the lesson says where to look
@@ -191,3 +194,43 @@ def test_a_lessons_quiz_asks_its_cell_and_keeps_the_answer_until_revealed(lesson
         assert "It attends most to \\[CLS\\] (0.36)" in at.warning[0].value
     else:
         assert at.success, [w.value for w in at.warning]
+
+
+# Every widget holds a value its options contain, after any change of sentence, model or page
+
+
+SISTER = "My sister gave her old bike to a friend who needed it"
+
+
+def test_a_students_own_sentence_keeps_the_quiz_asking_about_the_word_its_box_shows() -> None:
+    """The quiz link of "It: the animal or the street? (1)", a guess, then the student's own sentence: the row box,
+    the question and the link name the same word (it), the guess that the new sentence lacks is dropped, and
+    Reveal says what is missing instead of revealing nothing."""
+    (lesson,) = [lesson for lesson in QUIZ_LESSONS if lesson.title == "It: the animal or the street? (1)"]
+    at = open_link(lesson.page, **lesson.quiz_query())
+    at.selectbox(key="heads_quiz_pick").set_value("animal").run()
+    at.text_input(key="heads_sentence").input(SISTER).run()
+    assert_clean(at)
+    row, pick = at.selectbox(key="heads_quiz_row"), at.selectbox(key="heads_quiz_pick")
+    assert row.value == "it" and row.value in row.options
+    assert any("L4 H2 · Which word does “it” attend to most?" in m.value for m in at.markdown)
+    assert pick.value is None and "animal" not in pick.options
+    at.button(key="heads_quiz_reveal").click().run()
+    assert at.warning and chart_keys(at) == []
+    at = revealed_with(at, "heads", "friend")
+    assert_clean(at)
+    assert "heads_quiz_map" in chart_keys(at)
+    assert any("Outlined: row" in c.value and "it" in c.value for c in at.caption)
+
+
+def test_another_model_keeps_every_quiz_box_on_an_option_it_offers() -> None:
+    """From MiniLM's L4 H2 to the Arabic model (3 × 4 heads): the head box shows a head the model has, and the
+    question names that head."""
+    at = open_link("heads", heads_sentence=IT_TIRED, heads_quiz="true", heads_quiz_head="L4 H2", heads_quiz_row="it")
+    at.selectbox(key="heads_quiz_pick").set_value("animal").run()
+    at.text_input(key="heads_sentence").input(GOLD).run()
+    assert_clean(at)
+    head, row = at.selectbox(key="heads_quiz_head"), at.selectbox(key="heads_quiz_row")
+    assert head.value in head.options and head.value.startswith(("L1", "L2", "L3"))
+    assert row.value in row.options and at.selectbox(key="heads_quiz_pick").value is None
+    assert any(f"{head.value} · Which word does" in m.value for m in at.markdown)

@@ -18,7 +18,6 @@ from attention_core.figures.heatmaps import MatrixKind, heatmap
 from attention_core.figures.marks import outline_cell
 from attention_core.story.guess_score import PickScore, score_pick, score_shares
 from ui.bidi import isolate
-from ui.choices import forget_choice_not_offered
 from ui.i18n import N_, _
 from ui.lesson_view import show_lesson_line
 from ui.linked_options import follow_link, translated_options
@@ -69,31 +68,23 @@ def guess_then_reveal(
     names in a language, when they are words (a link made in another language names the head so). Returns whether
     this question is revealed: the page draws the rest of itself only then."""
     st.subheader(_("Guess first"))
+    # Every choice is a word or a head's name, never a place: after another sentence or model a kept place would
+    # name another word (the box showed "it" while the question asked about "a"), where a kept name either is
+    # still offered or is dropped by Streamlit, which then shows the default.
     names = place_names(labels)
     which, row_column = st.columns(2)
     head = 0
     if len(map_names) > 1:
-        forget_choice_not_offered(f"{page}_quiz_head", range(len(map_names)))
         if names_in is not None:
             follow_link(f"{page}_quiz_head", names_in)
-        head = which.selectbox(
-            _("Head"),
-            range(len(map_names)),
-            format_func=map_names.__getitem__,
-            key=f"{page}_quiz_head",
-            bind="query-params",
-        )
-    forget_choice_not_offered(f"{page}_quiz_row", range(len(labels)))
+        head = map_names.index(which.selectbox(_("Head"), map_names, key=f"{page}_quiz_head", bind="query-params"))
     first_word = next((i for i, label in enumerate(labels) if label not in SPECIAL), 0)
-    row_word = row_column.selectbox(
-        _("Row word: where does it look?"),
-        range(len(labels)),
-        index=first_word,
-        format_func=names.__getitem__,
-        key=f"{page}_quiz_row",
-        bind="query-params",
+    row_word = names.index(
+        row_column.selectbox(
+            _("Row word: where does it look?"), names, index=first_word, key=f"{page}_quiz_row", bind="query-params"
+        )
     )
-    word = isolate(plain(names[row_word]))
+    word = _("“{word}”").format(word=isolate(plain(names[row_word])))
     if len(map_names) > 1:
         st.markdown(_("**{head} · Which word does {word} attend to most?**").format(head=map_names[head], word=word))
     else:
@@ -139,31 +130,45 @@ def guess_and_answer(
     )
     amounts: list[float] = []
     picked: int | None = None
+    # The guess outlives a visit to another page (persist_state): a student who revealed and comes back finds the
+    # answer with their guess, not an empty quiz.
     if how == SHARE:
         st.caption(_("Give each word an amount from 0 to 10; they are turned into shares that sum to 1."))
         columns = st.columns(min(4, len(labels)))
         amounts = [
-            float(columns[i % len(columns)].slider(names[i], 0, 10, 0, key=f"{page}_quiz_share_{i}"))
-            for i in range(len(labels))
+            float(
+                columns[i % len(columns)].slider(
+                    name, 0, 10, 0, key=f"{page}_quiz_share_{name}", persist_state="session"
+                )
+            )
+            for i, name in enumerate(names)
         ]
         ready = sum(amounts) > 0
     else:
-        forget_choice_not_offered(f"{page}_quiz_pick", range(len(labels)))
-        picked = st.selectbox(
+        guessed = st.selectbox(
             _("The word it attends to most"),
-            range(len(labels)),
+            names,
             index=None,
-            format_func=names.__getitem__,
             placeholder=_("Pick a word"),
             key=f"{page}_quiz_pick",
+            persist_state="session",
         )
+        picked = None if guessed is None else names.index(guessed)
         ready = picked is not None
     revealed_key = f"{page}_quiz_revealed"
     revealed = st.session_state.get(revealed_key) == question
     reveal, again = st.columns(2)
-    if reveal.button(_("Reveal"), type="primary", disabled=not ready or revealed, key=f"{page}_quiz_reveal"):
-        st.session_state[revealed_key] = question
-        st.rerun()  # the whole page: its heatmaps below open
+    # Reveal is never greyed out: a press before a guess says what is missing (a greyed button that waits for the
+    # guess's rerun ignored a phone's first tap).
+    if not revealed and reveal.button(_("Reveal"), type="primary", key=f"{page}_quiz_reveal"):
+        if ready:
+            st.session_state[revealed_key] = question
+            st.rerun()  # the whole page: its heatmaps below open
+        st.warning(
+            _("Give at least one word an amount above 0, then press Reveal.")
+            if how == SHARE
+            else _("Pick the word you think it attends to most, then press Reveal.")
+        )
     if not revealed:
         st.caption(_("The heatmaps below stay hidden until you reveal."))
         return
