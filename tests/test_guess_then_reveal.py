@@ -234,3 +234,19 @@ def test_another_model_keeps_every_quiz_box_on_an_option_it_offers() -> None:
     assert head.value in head.options and head.value.startswith(("L1", "L2", "L3"))
     assert row.value in row.options and at.selectbox(key="heads_quiz_pick").value is None
     assert any(f"{head.value} · Which word does" in m.value for m in at.markdown)
+
+
+def test_fewer_heads_on_trainable_keep_the_head_box_on_a_head_it_offers() -> None:
+    at = open_link(
+        "trainable",
+        trainable_sentence="the dog bit the man",
+        trainable_heads="4",
+        trainable_quiz="true",
+        trainable_quiz_head="head 4",
+        trainable_quiz_row="man",
+    )
+    at.select_slider(key="trainable_heads").set_value(2).run()
+    assert_clean(at)
+    head = at.selectbox(key="trainable_quiz_head")
+    assert head.options == ["head 1", "head 2"] and head.value in head.options
+    assert any(f"{head.value} · Which word does “man” attend to most?" in m.value for m in at.markdown)
