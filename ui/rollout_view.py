@@ -9,7 +9,6 @@ from attention_core.figures.heatmaps import heatmap
 from attention_core.models.interface import Analysis
 from attention_core.story.rollout import attention_rollout
 from ui.bidi import isolate
-from ui.choices import forget_choice_not_offered
 from ui.i18n import N_, _
 from ui.linked_options import translated_options
 from ui.show import chart, plain
@@ -42,17 +41,12 @@ def show_word_flow(page: str, analysis: Analysis, display: TokenDisplay, rtl: bo
     per_layer = analysis.weights.mean(dim=1) if mode == THIS_LAYER else attention_rollout(analysis.weights)
     rows, labels = drawn_attention(per_layer, analysis, display)  # (n_layers, n, n) over the drawn words
     if word is None:
-        key = f"{page}_flow_word"
-        forget_choice_not_offered(key, range(len(labels)))  # a place past a new, shorter sentence
-        first_word = next((i for i, label in enumerate(labels) if label not in ("[CLS]", "[SEP]")), 0)
+        # Offered by name, never by place: a new sentence keeps the word while it has it, and Streamlit puts the box
+        # back on its default when it does not (a kept place would name another word than the box shows).
         names = place_names(labels)  # the URL keeps the shown name
-        word = st.selectbox(
-            _("Word to follow"),
-            range(len(labels)),
-            index=first_word,
-            format_func=names.__getitem__,
-            key=key,
-            bind="query-params",
+        first_word = next((i for i, label in enumerate(labels) if label not in ("[CLS]", "[SEP]")), 0)
+        word = names.index(
+            st.selectbox(_("Word to follow"), names, index=first_word, key=f"{page}_flow_word", bind="query-params")
         )
     # Rows named in English for the figure's data (a lesson outlines the cell of row "layer 3"), drawn translated.
     layers = [f"layer {layer + 1}" for layer in range(len(rows))]

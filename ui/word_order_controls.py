@@ -6,7 +6,6 @@ from __future__ import annotations
 import streamlit as st
 
 from attention_core.story.word_order import shuffled_order, swapped_order
-from ui.choices import forget_choice_not_offered
 from ui.i18n import N_, _
 from ui.linked_options import translated_options
 from ui.tokens import place_names
@@ -33,9 +32,8 @@ def reorder_controls(labels: list[str]) -> tuple[list[int], str]:
         return shuffled_order(n, st.session_state["word_order_shuffle_seed"]), _(RANDOM)
     names = place_names(labels)  # the options, as the URL keeps them (?word_order_swap_a=dog)
     left, right = st.columns(2)
+    # A word of another sentence is not offered: Streamlit puts the box back on its default and shows it there.
     keys = ("word_order_swap_a", "word_order_swap_b")
-    for key in keys:  # a word of another sentence
-        forget_choice_not_offered(key, names)
     first = left.selectbox(_("Swap this word"), names, index=1 if n > 2 else 0, key=keys[0], bind="query-params")
     second = right.selectbox(_("with this one"), names, index=n - 1, key=keys[1], bind="query-params")
     a, b = names.index(first), names.index(second)

@@ -1,5 +1,6 @@
-"""The quiz in Chromium as a student meets it, on a phone and on a desktop: their own sentence after a guess, Reveal
-pressed at once, a visit to another page and back.
+"""Every box shows the choice the page uses, in Chromium as a student meets it: the quiz on a phone and a desktop
+(their own sentence after a guess, Reveal pressed at once, a visit to another page and back), and the other boxes
+that offer a sentence's words (Word order's swap, the word followed through the layers) after a new sentence.
 
 Uses the server and browser of tests/test_browser.py (skipped, or failed under REQUIRE_BROWSER=1, without Chromium).
 """
@@ -84,4 +85,32 @@ def test_a_revealed_answer_waits_with_its_guess_after_a_visit_to_another_page(se
     page.locator("[class*='st-key-similarity_quiz_map'] .js-plotly-plot").wait_for(timeout=60_000)
     assert _shown(page, "The word it attends to most") == "man"
     assert page.get_by_text("The heatmaps below stay hidden until you reveal.").count() == 0
+    context.close()
+
+
+def test_boxes_of_words_show_the_new_sentences_words_after_a_new_sentence(server: str, browser: object) -> None:
+    """A box whose word the new sentence lacks shows its default, the word the page then uses (it kept showing
+    dog and man while the page swapped cat and mat)."""
+    context = browser.new_context(**DESKTOP, locale="en-US")
+    page = context.new_page()
+    query = {"word_order_sentence": "the dog bit the man", "word_order_how": "swapping two words"}
+    page.goto(f"{server}/word_order?{urlencode(query | {'word_order_swap_a': 'dog', 'word_order_swap_b': 'man'})}")
+    page.wait_for_selector(".js-plotly-plot", timeout=90_000)
+    wait_for_rerun(page)
+    assert (_shown(page, "Swap this word"), _shown(page, "with this one")) == ("dog", "man")
+    box = page.get_by_label("Your sentence (any language; Arabic reads right to left)")
+    box.fill("a cat sat on a mat")
+    box.press("Enter")
+    page.get_by_text("The same words, reordered: cat ↔ mat").wait_for(timeout=30_000)
+    assert (_shown(page, "Swap this word"), _shown(page, "with this one")) == ("cat", "mat")
+    flow = {"heads_view": "Follow a word through the layers", "heads_flow_word": "man"}
+    page.goto(f"{server}/heads?{urlencode({'heads_sentence': 'the dog bit the man'} | flow)}")
+    page.wait_for_selector(".js-plotly-plot", timeout=90_000)
+    wait_for_rerun(page)
+    assert _shown(page, "Word to follow") == "man"
+    box.fill("a cat sat on a mat")
+    box.press("Enter")
+    page.locator(".js-plotly-plot .ytick text", has_text="mat").first.wait_for(timeout=30_000)
+    wait_for_rerun(page)
+    assert _shown(page, "Word to follow") == "a ·1"  # the first word, as the page draws the river for
     context.close()
