@@ -21,7 +21,7 @@ from ui.knock_out_view import (
 from ui.linked_options import translated_options
 from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
-from ui.query_key_view import show_query_key_map
+from ui.query_key_view import head_picker, show_head_query_key_map
 from ui.rollout_view import show_word_flow
 from ui.show import chart, flag_model_cut, flag_unknown_words, head_grid, plain, show_step
 from ui.tokens import TokenDisplay, drawn_attention, say_how_tokens_are_drawn, token_display
@@ -98,11 +98,8 @@ RAW, THIS_HEAD = N_("raw"), N_("this head")
 # not the grid above (which depends on the sentence alone).
 @st.fragment
 def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, display: TokenDisplay, rtl: bool) -> None:
-    n_layers, n_heads, has_bias = model.n_layers, model.n_heads, model.has_position_bias
-    # Two rows of controls, so that every label stays whole in presentation mode's larger type.
-    pick_layer, pick_head = st.columns(2)
-    layer = pick_layer.selectbox(_("Layer"), range(1, n_layers + 1), key="heads_layer", bind="query-params") - 1
-    head = pick_head.selectbox(_("Head"), range(1, n_heads + 1), key="heads_head", bind="query-params") - 1
+    has_bias = model.has_position_bias
+    layer, head = head_picker("heads", model, analysis, display)  # opens on the head whose query–key map teaches
     w1, w2, w3 = st.columns(3)
     use_W1 = w1.toggle(
         _("trained W1"), value=True, key="heads_W1", bind="query-params", help=_("off: V1 = the head's slice of x")
@@ -155,8 +152,9 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
         )
     )
 
-    labels = word_labels(analysis.labels, analysis.known)  # the map, like a cell, is over the model's own tokens
-    show_query_key_map("heads", view.V1, view.V2, view.weights, labels, rtl, position_bias=has_bias)
+    show_head_query_key_map("heads", view, analysis, display, rtl, position_bias=has_bias)  # words, as the heatmaps
+
+    labels = word_labels(analysis.labels, analysis.known)  # a cell is over the model's own tokens
 
     st.subheader(_("One cell, explained"))
     if analysis.pieces.splits_words:

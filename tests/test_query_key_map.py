@@ -1,6 +1,7 @@
 """The query–key map (issue 15, point 3): the PCA against numpy, signs that never flip, one cloud when W1 and W2 are
 the identity (in the core and from a shared link), lines to each query's true strongest key, Arabic labels, and the
-lesson's numbers measured on MiniLM."""
+lesson's numbers measured on MiniLM. Issue 23, point 7: on Multi-head the map draws the heatmaps' whole words, and
+opens on the head whose map explains most words of the sentence until the user picks one."""
 
 from __future__ import annotations
 
@@ -18,8 +19,7 @@ from attention_core.models.trained import load_model
 from attention_core.story.attention import causal_mask
 from attention_core.story.query_key_map import principal_axes, query_key_map
 from attention_core.story.text import tokenize
-from tests.conftest import ARABIC, ARABIC_WORDS, assert_clean, figure_of
-from tests.test_heads_apart_app import open_link
+from tests.conftest import ARABIC, ARABIC_WORDS, assert_clean, figure_of, open_link, type_sentence, values
 from ui.examples import LESSONS
 from ui.query_key_view import map_caption
 
@@ -173,3 +173,110 @@ def test_the_query_key_lesson_holds_on_minilm() -> None:
 def _head(model: object, tokens: list, layer: int, head: int, trained: bool) -> tuple[torch.Tensor, ...]:
     view = head_view(model, tokens, layer, head, use_W1=trained, use_W2=trained)  # type: ignore[arg-type]
     return view.V1, view.V2, view.weights
+
+
+TIRED = "The animal didn't cross the street because it was too tired"  # MiniLM reads didn't as didn ' t
+
+
+def _numpy_plane(V1: np.ndarray, V2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Queries and keys (n, 2) on the first two principal axes of [V1; V2], by numpy's SVD (signs as numpy gives)."""
+    points = np.concatenate([V1, V2]).astype(np.float64)
+    centred = points - points.mean(0)
+    _, _, Vh = np.linalg.svd(centred, full_matrices=False)
+    projected = centred @ Vh[:2].T
+    return projected[: len(V1)], projected[len(V1) :]
+
+
+def _words_of(pieces: object) -> list[list[int]]:
+    return [[t for t, w in enumerate(pieces.word_of) if w == word] for word in range(len(pieces.words))]
+
+
+def test_on_multi_head_the_map_draws_the_heatmaps_whole_words_with_their_true_geometry() -> None:
+    """Issue 23.7: the map showed didn, ', t while every heatmap shows didn't. Now its points are the words the
+    heatmap draws, each the mean of its pieces' V1 and V2 (recomputed here with numpy from MiniLM's own head), and
+    every line goes to the key of the largest weight in the query's row of the heatmap on the page."""
+    at = open_link("heads", heads_sentence=TIRED, heads_layer="2", heads_head="5")
+    assert_clean(at)
+    heatmap, figure = figure_of(at, "heads_picked"), figure_of(at, "heads_qk_map")
+    words = [label.rstrip("\u200b") for label in heatmap["data"][0]["y"]]
+    assert "didn't" in words and "didn" not in words
+    assert figure["layout"]["meta"]["rows"] == words  # the map's words are the heatmap's, in its order
+    english, tokens = load_minilm(), tokenize(TIRED)
+    view, pieces = head_view(english, tokens, 1, 4), english.analyze(tokens).pieces
+    groups = _words_of(pieces)
+    assert [len(g) for g in groups][3] == 3  # didn ' t: three pieces, one word
+    V1 = np.stack([view.V1.numpy()[g].mean(0) for g in groups])
+    V2 = np.stack([view.V2.numpy()[g].mean(0) for g in groups])
+    queries, keys = _numpy_plane(V1, V2)
+    drawn_queries, drawn_keys = _points(figure, "query"), _points(figure, "key")
+    for axis in range(2):  # numpy's SVD may turn an axis the other way: compare up to its sign
+        sign = np.sign(drawn_queries[:, axis] @ queries[:, axis])
+        np.testing.assert_allclose(drawn_queries[:, axis], sign * queries[:, axis], atol=2e-4)
+        np.testing.assert_allclose(drawn_keys[:, axis], sign * keys[:, axis], atol=2e-4)
+    z = values(heatmap)  # the heatmap the student sees: rows from a word, columns to a word
+    segments = set()
+    for trace in (t for t in figure["data"] if t.get("mode") == "lines"):
+        x, y = trace["x"], trace["y"]
+        segments |= {
+            (round(x[k], 5), round(y[k], 5), round(x[k + 1], 5), round(y[k + 1], 5)) for k in range(0, len(x), 3)
+        }
+    expected = {(*drawn_queries[i], *drawn_keys[int(j)]) for i, j in enumerate(z.argmax(1))}
+    assert segments == {tuple(round(float(v), 5) for v in segment) for segment in expected}
+    nearest = np.linalg.norm(queries[:, None] - keys[None], axis=2).argmin(1)  # independent of the map's code
+    shown = sum(int(nearest[i] == j) for i, j in enumerate(z.argmax(1)))
+    assert any(f"for {shown} of the {len(words)} words" in c.value for c in at.caption)
+    at.sidebar.toggle(key="heads_words").set_value(False).run()  # Whole words off: the pieces, as the heatmap
+    assert figure_of(at, "heads_qk_map")["layout"]["meta"]["rows"][3:6] == ["didn", "'", "t"]
+
+
+def _explained_by_numpy(model: object, tokens: list) -> np.ndarray:
+    """(layers, heads): words (not [CLS]/[SEP]) that attend most to another word whose key is the nearest to their
+    query on the map, from each head alone (head_view), pooled and projected with numpy."""
+    analysis = model.analyze(tokens)  # type: ignore[attr-defined]
+    pieces = analysis.pieces
+    groups, special = _words_of(pieces), np.array(pieces.special)
+    counts = np.zeros((model.n_layers, model.n_heads), dtype=int)  # type: ignore[attr-defined]
+    for layer in range(model.n_layers):  # type: ignore[attr-defined]
+        for head in range(model.n_heads):  # type: ignore[attr-defined]
+            view = head_view(model, tokens, layer, head)  # type: ignore[arg-type]
+            V1 = np.stack([view.V1.numpy()[g].mean(0) for g in groups])
+            V2 = np.stack([view.V2.numpy()[g].mean(0) for g in groups])
+            weights = view.weights.numpy()
+            pooled = np.stack([weights[g].mean(0) for g in groups])  # from a word: the mean of its pieces' rows
+            pooled = np.stack([pooled[:, g].sum(1) for g in groups], axis=1)  # to a word: the sum of its pieces'
+            queries, keys = _numpy_plane(V1, V2)
+            nearest = np.linalg.norm(queries[:, None] - keys[None], axis=2).argmin(1)
+            strongest = pooled.argmax(1)
+            other = (strongest != np.arange(len(groups))) & ~special & ~special[strongest]
+            counts[layer, head] = int(((nearest == strongest) & other).sum())
+    return counts
+
+
+def test_multi_head_opens_on_the_head_whose_map_explains_most_words_until_the_user_picks_one() -> None:
+    """Issue 23.7: the map opened on L1 H1, where the nearest key is the strongest for few words. Now the head is
+    computed for the sentence (here recomputed head by head with numpy), said in a caption, followed when the sentence
+    changes, and left alone once the user picks one; a link that names a head opens on it."""
+    english = load_minilm()
+    at = type_sentence(open_link("heads"), "heads", TIRED)
+    assert_clean(at)
+    counts = _explained_by_numpy(english, tokenize(TIRED))
+    layer, head = at.selectbox(key="heads_layer").value, at.selectbox(key="heads_head").value
+    assert counts[layer - 1, head - 1] == counts.max() > counts[0, 0]  # the most words; L1 H1 explains fewer
+    words = 11  # The animal didn't cross the street because it was too tired
+    assert any(
+        f"Opened on layer {layer}, head {head}" in c.value and f"({counts.max()} of {words}:" in c.value
+        for c in at.caption
+    )
+    assert any(f"{counts.max()} of the {words} words attend most to another word" in c.value for c in at.caption)
+    at = type_sentence(at, "heads", ARABIC)  # another sentence and model: the pickers follow
+    counts = _explained_by_numpy(load_model(), tokenize(ARABIC))
+    layer, head = at.selectbox(key="heads_layer").value, at.selectbox(key="heads_head").value
+    assert counts[layer - 1, head - 1] == counts.max()
+    at.selectbox(key="heads_head").set_value(head % 4 + 1).run()  # the user picks a head: it stays
+    picked = (at.selectbox(key="heads_layer").value, at.selectbox(key="heads_head").value)
+    assert not any("Opened on layer" in c.value for c in at.caption)
+    at = type_sentence(at, "heads", "ذهب الولد إلى السوق في الصباح")
+    assert (at.selectbox(key="heads_layer").value, at.selectbox(key="heads_head").value) == picked
+    at = open_link("heads", heads_sentence=TIRED, heads_layer="4", heads_head="2")  # a shared link names its head
+    assert (at.selectbox(key="heads_layer").value, at.selectbox(key="heads_head").value) == (4, 2)
+    assert not any("Opened on layer" in c.value for c in at.caption)

@@ -1,17 +1,121 @@
 """The query–key map on a page: each word's V1 (query) and V2 (key) on one plane, lines for the strongest pairs, and
-a caption that says what the picture keeps and loses, with this sentence's numbers."""
+a caption that says what the picture keeps and loses, with this sentence's numbers. On Multi-head, the map draws the
+words the heatmaps draw (pieces pooled, [CLS]/[SEP] shown or not), and the layer and head pickers open on the head
+whose map teaches most on the sentence until the user picks one."""
 
 from __future__ import annotations
 
 import streamlit as st
 import torch
 
+from attention_core.figures.heatmaps import word_labels
 from attention_core.figures.query_key_map import query_key_figure
-from attention_core.story.query_key_map import QueryKeyMap, query_key_map
+from attention_core.models.head_view import HeadView
+from attention_core.models.interface import Analysis, AttentionModel
+from attention_core.models.query_key_words import TeachingHead, drawn_queries_keys, teaching_head
+from attention_core.story.query_key_map import QueryKeyMap, explained_words, query_key_map
 from ui.i18n import _, ngettext
 from ui.show import chart
+from ui.tokens import TokenDisplay
 
 LINE_CHOICES = (0, 1, 2, 3)  # lines from each query: to none, or to its 1, 2, 3 strongest keys
+
+
+def _follows(page: str) -> str:
+    return f"{page}_head_follows"  # session key: True while the pickers follow the teaching head
+
+
+def _memo(page: str) -> str:
+    return f"{page}_head_teaching"  # session key: (the sentence and settings it was computed for, TeachingHead)
+
+
+def _note_pick(page: str, key: str) -> None:
+    """A picker's on_change: the user picked a layer or a head (or cleared the box: follow again)."""
+    st.session_state[_follows(page)] = st.session_state.get(key) is None
+
+
+def _teaching(page: str, model: AttentionModel, analysis: Analysis, display: TokenDisplay) -> TeachingHead:
+    """teaching_head for this sentence, model and display, computed once (the fragment reruns on every switch)."""
+    about = (model.name, id(model), getattr(model, "step", None), tuple(t.norm for t in analysis.tokens), display)
+    memo = st.session_state.get(_memo(page))
+    if memo is None or memo[0] != about:
+        found = teaching_head(model, analysis, whole_words=display.whole_words, show_special=display.show_special)
+        memo = st.session_state[_memo(page)] = (about, found)
+    return memo[1]
+
+
+def head_picker(page: str, model: AttentionModel, analysis: Analysis, display: TokenDisplay) -> tuple[int, int]:
+    """The Layer and Head pickers (bound to the URL as {page}_layer and {page}_head); returns (layer, head) from 0.
+
+    Until the user picks either, both follow the head whose query–key map explains most words of this sentence
+    (query_key_words.teaching_head), and a caption says why. As in ui/following.py, the URL tells the two states
+    apart: while they follow, the followed head is also the pickers' default, so the URL holds neither and a link
+    reopens on the head computed for its own sentence (the same view); once picked (by the user, or by a link that
+    names a layer or a head: a lesson, a shared view), their default is None, so the URL always holds both."""
+    keys = f"{page}_layer", f"{page}_head"
+    options = range(1, model.n_layers + 1), range(1, model.n_heads + 1)
+    follows = _follows(page)
+    for key, offered in zip(keys, options, strict=True):
+        if st.session_state.get(key) not in (None, *offered):  # another model's layer or head: follow again
+            del st.session_state[key]
+            st.session_state[follows] = True
+    if not any(key in st.session_state for key in keys):  # the first run here, or the page again after another
+        st.session_state[follows] = not any(key in st.query_params for key in keys)
+    teaching = _teaching(page, model, analysis, display) if st.session_state[follows] else None
+    followed = (teaching.layer, teaching.head) if teaching is not None else (None, None)  # indices of the options
+    for key, index in zip(keys, followed, strict=True):
+        if index is not None and st.session_state.get(key) != index + 1:
+            st.session_state[key] = index + 1
+        elif index is None and key not in st.session_state and key not in st.query_params:
+            st.session_state[key] = 1  # a link that names the layer alone opens on its first head, and so on
+    chosen = []
+    for column, label, offered, index, key in zip(
+        st.columns(2), (_("Layer"), _("Head")), options, followed, keys, strict=True
+    ):  # two columns, so that every label stays whole in presentation mode's larger type
+        chosen.append(
+            column.selectbox(
+                label, offered, index=index, key=key, bind="query-params", on_change=_note_pick, args=(page, key)
+            )
+        )
+    if teaching is not None:
+        st.caption(teaching_caption(teaching))
+    return (chosen[0] or 1) - 1, (chosen[1] or 1) - 1
+
+
+def teaching_caption(teaching: TeachingHead) -> str:
+    """Why the page opened on this head, in its numbers."""
+    return _(
+        "Opened on layer {layer}, head {head}: of the {heads} heads, its query–key map below explains the most words "
+        "of this sentence ({explained} of {words}: each attends most to another word, and that word's key is the "
+        "nearest to its query). Pick any head to look at another."
+    ).format(
+        layer=teaching.layer + 1,
+        head=teaching.head + 1,
+        heads=teaching.heads,
+        explained=teaching.explained,
+        words=teaching.words,
+    )
+
+
+def show_head_query_key_map(
+    page: str, view: HeadView, analysis: Analysis, display: TokenDisplay, rtl: bool, *, position_bias: bool = False
+) -> QueryKeyMap:
+    """The map of a model's head over the words its heatmaps draw: a word read as several pieces is one point, its
+    pieces' mean query and mean key, and its lines are the heatmap's pooled weights."""
+    drawn = drawn_queries_keys(
+        view.V1, view.V2, view.weights, analysis, whole_words=display.whole_words, show_special=display.show_special
+    )
+    return show_query_key_map(
+        page,
+        drawn.V1,
+        drawn.V2,
+        drawn.weights,
+        word_labels(drawn.labels, drawn.known),
+        rtl,
+        position_bias=position_bias,
+        pooled=drawn.pooled,
+        special=drawn.special,
+    )
 
 
 def show_query_key_map(
@@ -23,9 +127,12 @@ def show_query_key_map(
     rtl: bool,
     *,
     position_bias: bool = False,
+    pooled: bool = False,
+    special: tuple[bool, ...] = (),
 ) -> QueryKeyMap:
     """The map of one head under a heading, the number of lines a word gets (in the URL), and its caption.
-    position_bias: the head adds a learned bias B to its scores, which the map cannot show."""
+    position_bias: the head adds a learned bias B to its scores, which the map cannot show. pooled: some words are
+    the mean of their pieces. special: which words are [CLS]/[SEP] (none when not given)."""
     st.subheader(_("Queries and keys on one map"))
     st.markdown(
         _(
@@ -48,11 +155,18 @@ def show_query_key_map(
     )
     qk = query_key_map(V1, V2, weights, per_query)
     chart(query_key_figure(qk, labels, rtl=rtl, translate=_), f"{page}_qk_map", table=False)
-    st.caption(map_caption(qk, per_query, position_bias=position_bias))
+    st.caption(map_caption(qk, per_query, position_bias=position_bias, pooled=pooled, special=special))
     return qk
 
 
-def map_caption(qk: QueryKeyMap, per_query: int, *, position_bias: bool = False) -> str:
+def map_caption(
+    qk: QueryKeyMap,
+    per_query: int,
+    *,
+    position_bias: bool = False,
+    pooled: bool = False,
+    special: tuple[bool, ...] = (),
+) -> str:
     """What the map on screen shows, in its own numbers."""
     n, (first, second) = qk.queries.shape[0], qk.axis_shares
     if qk.n_axes == 1:  # one dimension: the points are on a line, which keeps all of their variance
@@ -70,6 +184,13 @@ def map_caption(qk: QueryKeyMap, per_query: int, *, position_bias: bool = False)
         ).format(points=2 * n),
         kept,
     ]
+    if pooled:
+        parts.append(
+            _(
+                "As on the heatmaps, a word read as several pieces is one word here: its query and its key are the "
+                "means of its pieces', and its lines follow the heatmap's whole-word weights."
+            )
+        )
     if per_query:
         parts.append(
             ngettext(
@@ -102,6 +223,16 @@ def map_caption(qk: QueryKeyMap, per_query: int, *, position_bias: bool = False)
             "{n} words; the lines are the head's real weights."
         ).format(nearest=qk.nearest_is_strongest, n=n)
     )
+    if special:  # a model's words: count those whose line the map gets right, [CLS] and [SEP] aside
+        explained = explained_words(
+            torch.tensor(qk.strongest), torch.tensor(qk.nearest), torch.tensor(special, dtype=torch.bool)
+        )
+        parts.append(
+            _(
+                "{explained} of the {words} words attend most to another word (not [CLS] or [SEP]) whose key is also "
+                "the nearest to their query: those the map explains."
+            ).format(explained=int(explained), words=n - sum(special))
+        )
     if position_bias:
         parts.append(_("The head's position bias B, added to every score, is not on the map."))
     return " ".join(parts)
