@@ -5,6 +5,7 @@ from dataclasses import replace
 import streamlit as st
 
 from attention_core.figures.heatmaps import dimension_labels, heatmap, word_labels
+from attention_core.figures.numbers import number_format, reads_zero, written, written_alone
 from attention_core.story.attention import attend
 from attention_core.story.text import ReadSentence
 from attention_core.story.word_order import shuffle_effect
@@ -126,14 +127,30 @@ st.markdown(
     _("**Put back − as typed** ({how})").format(how=plain(reordering))
 )  # above the chart: its top holds the words
 chart(heatmap(effect.difference, labels, labels, kind="signed", rtl=sentence.rtl), "word_order_difference")
+# Said from the numbers as the map writes them (figures/numbers.py): "all white" only when every cell reads 0.
+spec = number_format(effect.difference)
+unchanged = reads_zero(effect.difference, spec)
+largest, typed_top = written(effect.largest_change, spec), written_alone(float(effect.original.abs().max()))
 st.caption(
     _(
         "What the reordering changed, cell by cell, once the words are back in their typed places: blue where the "
-        "reordered sentence's words resemble each other more, red less. All white: attention only moved with the "
-        "words."
+        "reordered sentence's words resemble each other more, red less."
+    )
+    + " "
+    + (
+        _("All white: every cell reads 0, so attention only moved with the words.")
+        if unchanged
+        else _(
+            "The colours run to ±{largest}, the largest change: {share}% of the largest score as typed ({typed}), "
+            "so a small change is coloured strongly too."
+        ).format(
+            largest=largest,
+            share=written_alone(100 * effect.largest_change / float(effect.original.abs().max())),
+            typed=typed_top,
+        )
     )
 )
-st.metric(_("Largest change once the shuffle is undone"), f"{effect.largest_change:.4f}")
+st.metric(_("Largest change once the shuffle is undone"), largest)
 if choice.use_position and positioned.learned_positions:
     st.markdown(
         _(
@@ -151,10 +168,10 @@ elif choice.use_position:
             "Switch **Add positional encoding** off in the sidebar to see the change vanish."
         )
     )
-else:
+elif unchanged:
     st.markdown(
         _(
-            "Without positions the change is zero (up to rounding): attention only moved with the words. "
+            "Without positions the change is zero: attention only moved with the words. "
             "It cannot see word order — which is why the encoding is added."
         )
     )

@@ -256,3 +256,56 @@ def test_long_column_labels_turn_instead_of_running_into_each_other() -> None:
     assert heatmap(torch.rand(6, 6), long_words, long_words, kind="weights").layout.xaxis.tickangle == -60
     short_words = ["The", "cat", "is", "on", "the", "mat"]
     assert heatmap(torch.rand(6, 6), short_words, short_words, kind="weights").layout.xaxis.tickangle == 0
+
+
+def test_numbers_get_the_decimals_their_largest_value_needs_and_zero_is_said_only_when_written() -> None:
+    from attention_core.figures.numbers import decimals, reads_zero, written, written_alone
+
+    assert [decimals([v]) for v in (0.25, -14.67, 0.0027, 0.03, 0.0, 3e-9)] == [2, 2, 4, 3, 2, 6]
+    assert written(-0.00004, ".4f") == "0.0000" and written(0.00276, ".4f") == "0.0028"
+    assert [written_alone(v) for v in (0.24, 0.0053, 0.00022, 0.0, -0.013, 14.67)] == [
+        "0.24",
+        "0.0053",
+        "0.00022",
+        "0",
+        "-0.013",
+        "14.67",
+    ]
+    assert written_alone(0.012, sign=True) == "+0.012"
+    assert reads_zero([0.0, 4e-7], ".6f") and not reads_zero([0.0, 6e-7], ".6f") and reads_zero([], ".2f")
+
+
+def test_a_map_of_tiny_changes_writes_them_and_its_strongest_cells_never_read_zero() -> None:
+    """Issue 23: put back − as typed wrote 0.00 in cells coloured at the end of the scale (±0.0027)."""
+    difference = torch.tensor([[0.0, -0.0027235, 0.0], [0.0013179, 0.0, 7.8e-5], [0.0, 0.0019169, 0.0]])
+    words = ["the", "dog", "bit"]
+    figure = heatmap(difference, words, words, kind="signed")
+    assert figure.data[0].texttemplate == "%{z:.4f}" and figure.data[0].hovertemplate.endswith(
+        "%{z:.4f}<extra></extra>"
+    )
+    assert figure.data[0].zmax == pytest.approx(0.0027235)
+    grid = heatmap_grid(
+        torch.stack([torch.full((3, 3), 1 / 3), torch.full((3, 3), 1 / 3), difference])[None],
+        words,
+        row_names=[""],
+        column_names=["A", "B", "B − A"],
+        panel_height=380,
+        signed=frozenset({(0, 2)}),
+    )
+    assert [trace.texttemplate for trace in grid.data] == ["%{z:.2f}", "%{z:.4f}"]  # each scale its own digits
+    # Four decimals need wider cells than two: where "0.25" just fits, "0.0027" is left to the hover.
+    nine = [f"w{i}" for i in range(20)]
+    narrow = heatmap(torch.full((20, 20), 0.002), nine, nine, kind="signed", compact=True)
+    assert narrow.data[0].texttemplate is None
+
+
+def test_a_map_of_heads_writes_each_head_with_its_own_digits() -> None:
+    from attention_core.figures.head_maps import head_values
+
+    values = torch.tensor([[0.24, 0.0002], [0.0, 0.005]])
+    figure = head_values(values, scale_title="moved", signed=False, knocked=[(1, 0)], largest=1.0)
+    assert [list(row) for row in figure.data[0].text] == [["0.24", "0.00020"], ["✕ 0", "0.0050"]]
+    degrees = head_values(values * 100, scale_title="angle", signed=False, unit="°")
+    assert degrees.data[0].text[0][1] == "0.020°" and degrees.data[0].hovertemplate.startswith(
+        "%{y} %{x}: %{customdata}°"
+    )

@@ -79,7 +79,15 @@ def test_multi_head_knock_out_view_maps_how_far_each_head_moved() -> None:
     shift = attention_shift(model.analyze(tokens).weights, model.analyze(tokens, knock_out=[(1, 0)]).weights)
     drawn = torch.tensor(values(figure_of(at, "heads_shift")))
     assert torch.allclose(drawn, shift, atol=1e-5) and float(drawn[:2].abs().max()) == 0.0
-    assert "✕ 0.00" in figure_of(at, "heads_shift")["data"][0]["text"][1][0]  # the knocked-out head is marked
+    texts = figure_of(at, "heads_shift")["data"][0]["text"]
+    assert texts[1][0] == "✕ 0"  # the knocked-out head is marked; its own attention is computed before it goes
+    # Issue 23: every head that moved writes a number that is not 0 (each with its own two significant digits).
+    moved = [
+        (text, float(value))
+        for row, numbers in zip(texts, shift, strict=True)
+        for text, value in zip(row, numbers, strict=True)
+    ]
+    assert all((float(text.removeprefix("✕ ")) > 0) == (value > 0) for text, value in moved), moved
     most = int(shift[2].argmax())
     assert at.selectbox(key="heads_knock_out_view").value == f"L3 H{most + 1}"  # starts on the head that moved most
 
@@ -121,6 +129,11 @@ def test_the_ranking_says_where_the_knocked_out_heads_stand() -> None:
     at.button(key="heads_rank").click().run()
     assert_clean(at)
     assert any("Knocked out above: L4 H2 ranks 34th of 72" in c.value for c in at.caption)
+    # Issue 23: layers 1–5 read 0.00 under "(0: nothing changed)"; as angles every head writes a number above 0.
+    texts = [text for row in figure_of(at, "heads_importance")["data"][0]["text"] for text in row]
+    assert all(float(text.removeprefix("✕ ").removesuffix("°")) > 0 for text in texts), texts
+    caption = next(c.value for c in at.caption if "Most important" in c.value)
+    assert "(0°: nothing changed)" in caption and "Most important: L6 H12 (" in caption
 
 
 def test_multi_head_shows_the_guesses_before_and_after_for_a_masked_word_model() -> None:
@@ -135,3 +148,31 @@ def test_multi_head_shows_the_guesses_before_and_after_for_a_masked_word_model()
     table = at.dataframe[0].value.set_index("word")
     assert table.loc["العليم", "every head"] == pytest.approx(0.938, abs=1e-3)
     assert table.loc["العليم", "heads knocked out"] == pytest.approx(0.263, abs=1e-3)
+
+
+def test_the_later_head_follows_the_one_that_moved_most_as_the_knock_out_changes_until_one_is_picked() -> None:
+    """As Minimal pairs' head (issue 23): the view stayed on the head that moved most under the first knock-out."""
+    at = open_link(
+        "heads",
+        heads_sentence=SENTENCE,
+        heads_model="Arabic: Qurʾān + hadith model (shipped)",
+        heads_view="Knock heads out",
+        heads_knock_out=["L2 H1"],
+    )
+    model, tokens = load_model(), tokenize(SENTENCE)
+    whole = model.analyze(tokens).weights
+
+    def moved_most(knocked: list[tuple[int, int]]) -> str:
+        shift = attention_shift(whole, model.analyze(tokens, knock_out=knocked).weights)
+        first = min(layer for layer, _ in knocked) + 1
+        flat = int(shift[first:].flatten().argmax())
+        return f"L{first + flat // 4 + 1} H{flat % 4 + 1}"
+
+    assert at.selectbox(key="heads_knock_out_view").value == moved_most([(1, 0)])
+    at.multiselect(key="heads_knock_out").set_value(["L1 H1"]).run()
+    assert_clean(at)
+    assert moved_most([(0, 0)]) != moved_most([(1, 0)])  # the case at hand: another head moves most
+    assert at.selectbox(key="heads_knock_out_view").value == moved_most([(0, 0)])
+    at.selectbox(key="heads_knock_out_view").set_value("L3 H4").run()
+    at.multiselect(key="heads_knock_out").set_value(["L1 H1", "L1 H2"]).run()
+    assert at.selectbox(key="heads_knock_out_view").value == "L3 H4"

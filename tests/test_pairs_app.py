@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+from streamlit.testing.v1 import AppTest
 
 from attention_core import load_model
 from attention_core.models.word_pieces import shown_attention
@@ -155,3 +156,61 @@ def test_a_head_of_another_models_shape_gives_way_to_the_most_changed_one() -> N
     )  # a link naming no such head
     assert_clean(linked)
     assert linked.selectbox(key="pairs_head").value == "L2 H2"
+
+
+TROPHY = (
+    "The trophy didn't fit in the suitcase because it was too big",
+    "The trophy didn't fit in the suitcase because it was too small",
+)
+
+
+def _most_changed(a_text: str, b_text: str) -> str:
+    """The head whose largest |B − A| on the shared words' rows is the largest, from MiniLM's analyses directly (the
+    page draws [CLS] and [SEP] and whole words, as shown_attention does here)."""
+    from attention_core.models.pretrained import load_minilm
+
+    model = load_minilm()
+    a, b = model.analyze(tokenize(a_text)), model.analyze(tokenize(b_text))
+    shown_a, shown_b = (shown_attention(x.weights, x.labels, x.known, x.pieces, show_special=True) for x in (a, b))
+    change = compare(shown_a.weights, list(shown_a.labels), shown_b.weights, list(shown_b.labels)).head_change
+    flat = int(change.argmax())
+    return f"L{flat // change.shape[1] + 1} H{flat % change.shape[1] + 1}"
+
+
+def _type_pair(at: AppTest, a_text: str, b_text: str) -> AppTest:
+    at.text_input(key="pairs_sentence").input(a_text)
+    return at.text_input(key="pairs_sentence_b").input(b_text).run()
+
+
+def test_a_typed_pair_follows_the_head_that_changed_most_until_the_user_picks_one() -> None:
+    """Issue 23: a typed pair stayed on the first pair's head (L4 H2) while its own map said another head changed
+    most, and a link to it (no head in the URL) opened on that other head."""
+    at = open_link("pairs")
+    tired, wide = PAIRS["it: too tired / too wide"]
+    assert at.selectbox(key="pairs_head").value == _most_changed(tired, wide) == "L4 H2"
+    at = _type_pair(at, *TROPHY)
+    assert_clean(at)
+    followed = at.selectbox(key="pairs_head").value
+    assert followed == _most_changed(*TROPHY) != "L4 H2"
+    assert f"Changed most: {followed} (" in next(c.value for c in at.caption if "Changed most" in c.value)
+    # A link with these sentences and no head (what the address bar holds while the head follows) opens the same view.
+    linked = open_link("pairs", pairs_sentence=TROPHY[0], pairs_sentence_b=TROPHY[1])
+    assert linked.selectbox(key="pairs_head").value == followed
+    # Once the user picks a head, it stays when the sentences change …
+    at.selectbox(key="pairs_head").set_value("L1 H3").run()
+    at = _type_pair(at, "The dog chased the cat", "The cat chased the dog")
+    assert_clean(at)
+    assert at.selectbox(key="pairs_head").value == "L1 H3"
+    # … and a built-in pair starts afresh, on its own most-changed head.
+    at.pills(key="pairs_example").set_value("it: too tired / too wide").run()
+    assert at.selectbox(key="pairs_head").value == "L4 H2"
+    at = _type_pair(at, *TROPHY)
+    assert at.selectbox(key="pairs_head").value == followed
+
+
+def test_a_link_that_names_a_head_keeps_it_when_a_sentence_is_typed() -> None:
+    at = open_link("pairs", pairs_sentence=TROPHY[0], pairs_sentence_b=TROPHY[1], pairs_head="L2 H9")
+    assert_clean(at)
+    assert at.selectbox(key="pairs_head").value == "L2 H9"
+    at = _type_pair(at, "The dog chased the cat", "The cat chased the dog")
+    assert at.selectbox(key="pairs_head").value == "L2 H9"

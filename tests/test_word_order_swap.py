@@ -3,6 +3,7 @@ heatmap (put back − as typed): zero without positions, not zero with them."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 import torch
 from streamlit.testing.v1 import AppTest
@@ -65,6 +66,36 @@ def test_the_swap_lesson_holds_zero_without_positions_and_not_with_them() -> Non
     lesson = next(lesson for lesson in LESSONS if lesson.title.startswith("Who bit whom"))
     at = _open(**{key: value for key, value in lesson.query().items() if isinstance(value, str)})
     assert_clean(at)
-    assert at.metric[0].value == "0.0000"
+    assert at.metric[0].value == "0.00"
+    assert any("All white: every cell reads 0" in c.value for c in at.caption)
     at.toggle(key="word_order_position").set_value(True).run()
     assert float(at.metric[0].value) > 0.01
+
+
+def _written(figure: dict) -> np.ndarray:
+    """The numbers in a heatmap's cells as the browser writes them (its texttemplate's d3 format, here "%{z:.Nf}")."""
+    template = figure["data"][0]["texttemplate"]
+    spec = template.removeprefix("%{z:").removesuffix("}")
+    return np.vectorize(lambda v: float(f"{v:{spec}}"))(values(figure))
+
+
+def test_the_difference_map_on_minilm_writes_the_change_its_colours_show_and_says_so() -> None:
+    """Issue 23: "put back − as typed" on *the dog bit the man* (MiniLM, with its positions) wrote 0.00 in strongly
+    coloured cells (the change is at most 0.0027) under a caption that said "All white"."""
+    at = _open(
+        word_order_sentence="the dog bit the man",
+        word_order_how="swapping two words",
+        word_order_swap_a="dog",
+        word_order_swap_b="man",
+    )
+    assert_clean(at)
+    assert any("Using MiniLM-L6" in c.value for c in at.sidebar.caption)
+    figure = figure_of(at, "word_order_difference")
+    difference, bound = values(figure), figure["data"][0]["zmax"]
+    assert 1e-3 < bound < 1e-2 and bound == pytest.approx(abs(difference).max(), rel=1e-6)
+    coloured = abs(difference) >= 0.05 * bound  # a cell at least a twentieth of the way to the scale's end
+    written = _written(figure)
+    assert coloured.sum() >= 8 and (written[coloured] != 0).all(), written
+    caption = next(c.value for c in at.caption if "What the reordering changed" in c.value)
+    assert "All white" not in caption and f"±{at.metric[0].value}" in caption
+    assert float(at.metric[0].value) == pytest.approx(bound, abs=1e-4)

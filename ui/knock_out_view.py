@@ -10,6 +10,7 @@ import torch
 
 from attention_core.figures.head_maps import head_picker, head_values, importance_map
 from attention_core.figures.heatmaps import heatmap, heatmap_grid
+from attention_core.figures.numbers import written_alone
 from attention_core.models.head_importance import HeadImportance, head_importance, measure_for
 from attention_core.models.head_roles import head_roles
 from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
@@ -17,7 +18,7 @@ from attention_core.models.knock_out import Ablation
 from attention_core.models.knock_out_effects import attention_shift, guess_changes
 from attention_core.story.text import Token
 from ui.bidi import isolate
-from ui.choices import forget_choice_not_offered
+from ui.following import follow_until_picked, note_pick
 from ui.head_roles_view import HOW_ROLES_ARE_SCORED
 from ui.i18n import N_, _, ngettext, translated_figure
 from ui.linked_options import translated_options
@@ -179,17 +180,24 @@ def show_attention_change(
     if not later:
         st.info(_("The knocked-out heads are in the last layer: no later layer reads what they sent."))
         return
-    most = max(later, key=lambda h: float(shift[h]))
-    view_key = f"{page}_knock_out_view"
-    forget_choice_not_offered(view_key, (head_name(*h) for h in later))  # other heads knocked out now
+    most = head_name(*max(later, key=lambda h: float(shift[h])))
+    view_key, options = f"{page}_knock_out_view", [head_name(*h) for h in later]
+    # The head that moved most, followed as the knock-out changes until the student picks one (ui/following.py).
     chosen = st.selectbox(
         _("A later head, before and after"),
-        [head_name(*h) for h in later],
-        index=later.index(most),
+        options,
+        index=follow_until_picked(view_key, options, most),
         key=view_key,
         bind="query-params",
-        help=_("Starts on the later head whose attention moved most."),
+        on_change=note_pick,
+        args=(view_key,),
+        placeholder=_("The later head that moved most"),
+        help=_(
+            "Follows the later head whose attention moved most as you change the knock-out, until you pick a head; "
+            "clear your pick (×) to follow it again."
+        ),
     )
+    chosen = chosen or most  # cleared (×): this run still draws the head it follows again
     layer, head = parse_head(chosen)
     was = drawn_attention(before.weights[layer, head], before, display)[0]
     now, labels = drawn_attention(after.weights[layer, head], after, display)
@@ -235,9 +243,9 @@ def show_head_importance(
     else:
         question = ngettext(
             "**Which heads matter?** Knock each of the {n} heads out alone and see how much that changes the "
-            "sentence's final vectors (1 − the cosine of their mean with and without the head).",
+            "sentence's final vectors (the angle between their mean with and without the head).",
             "**Which heads matter?** Knock each of the {n} heads out alone and see how much that changes the "
-            "sentence's final vectors (1 − the cosine of their mean with and without the head).",
+            "sentence's final vectors (the angle between their mean with and without the head).",
             n,
         )
     st.markdown(question.format(n=n))
@@ -249,7 +257,11 @@ def show_head_importance(
     importance: HeadImportance = kept[1]
     chart(importance_map(importance, knocked=knocked, rtl=rtl), f"{page}_importance")
     ranked = importance.ranked()
-    top = _(", ").join(left_to_right(f"{head_name(layer, head)} ({score:+.2f})") for layer, head, score in ranked[:3])
+    guess = importance.measure == "guess"
+    top = _(", ").join(
+        left_to_right(f"{head_name(layer, head)} ({written_alone(score, sign=guess)}{'' if guess else '°'})")
+        for layer, head, score in ranked[:3]
+    )
     order = [(layer, head) for layer, head, _score in ranked]
     ranks = _("; ").join(
         _("{head} ranks {ordinal} of {n}").format(
@@ -257,15 +269,15 @@ def show_head_importance(
         )
         for h in knocked
     )
-    if importance.measure == "guess":
+    if guess:
         explained = _(
             "Each cell: how much the probability of {word} ({whole:.3f} with every head) falls when that head alone "
             "is knocked out; red: it rises."
         ).format(word=isolate(plain(importance.guess)), whole=importance.whole)
     else:
         explained = _(
-            "Each cell: 1 − the cosine between the mean of the sentence's final vectors with every head and with "
-            "that head alone knocked out (0: nothing changed)."
+            "Each cell: the angle, in degrees, between the mean of the sentence's final vectors with every head and "
+            "with that head alone knocked out (0°: nothing changed)."
         )
     most = (
         _("Most important: {top}. Knocked out above: {ranks}.").format(top=top, ranks=ranks)

@@ -11,11 +11,12 @@ import torch
 
 from attention_core.figures.head_maps import head_values
 from attention_core.figures.heatmaps import heatmap_grid
+from attention_core.figures.numbers import number_format, written, written_alone
 from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
 from attention_core.story.minimal_pairs import PairDifference, compare, pair_guesses
 from attention_core.story.text import CLS, MASK, SEP, ReadSentence, Token, read_sentence
 from ui.bidi import isolate, isolate_arabic
-from ui.choices import forget_choice_not_offered
+from ui.following import follow_again, follow_until_picked, note_pick
 from ui.i18n import N_, _
 from ui.knock_out_view import head_name, parse_head
 from ui.lesson_view import show_where_to_look, start_lesson
@@ -53,6 +54,7 @@ def _use_pair(page: str) -> None:
     choice = st.session_state[f"{page}_example"]
     if choice:
         st.session_state[f"{page}_sentence"], st.session_state[f"{page}_sentence_b"] = PAIRS[choice]
+        follow_again(f"{page}_head")  # a new pair opens on its own most-changed head
     st.session_state[f"{page}_example"] = None
 
 
@@ -213,7 +215,9 @@ def show_head_change(compared: ComparedPair, rtl: bool, key: str) -> None:
     change = compared.drawn.head_change
     n_heads = change.shape[1]
     ranked = sorted(range(change.numel()), key=lambda i: -float(change.flatten()[i]))[:3]
-    top = ", ".join(f"{head_name(i // n_heads, i % n_heads)} ({float(change.flatten()[i]):.2f})" for i in ranked)
+    top = ", ".join(
+        f"{head_name(i // n_heads, i % n_heads)} ({written_alone(float(change.flatten()[i]))})" for i in ranked
+    )
     chart(head_values(change, scale_title=_("largest |B − A|"), signed=False, rtl=rtl, largest=1.0), key)
     note = left_out_note(compared)
     st.caption(
@@ -237,15 +241,23 @@ def show_picked_head(compared: ComparedPair, model: AttentionModel, rtl: bool, p
     change in words."""
     options = [head_name(layer, head) for layer in range(model.n_layers) for head in range(model.n_heads)]
     key = f"{page}_head"
-    forget_choice_not_offered(key, options)  # a head of another model's shape
+    # The head that changed most, followed as the sentences change until the user picks one (ui/following.py).
+    most = most_changed_head(compared)
     picked = st.selectbox(
         _("A head ({layers} layers × {heads} heads)").format(layers=model.n_layers, heads=model.n_heads),
         options,
-        index=options.index(most_changed_head(compared)),
+        index=follow_until_picked(key, options, most),
         key=key,
         bind="query-params",
-        help=_("Starts on the head that changed most."),
+        on_change=note_pick,
+        args=(key,),
+        placeholder=_("The head that changed most"),
+        help=_(
+            "Follows the head that changed most as you change the sentences, until you pick a head; clear your "
+            "pick (×) to follow it again."
+        ),
     )
+    picked = picked or most  # cleared (×): this run still draws the head it follows again
     layer, head = parse_head(picked)
     drawn = compared.drawn
     panels = drawn.a[layer, head], drawn.b[layer, head], drawn.difference[layer, head]
@@ -263,16 +275,17 @@ def show_picked_head(compared: ComparedPair, model: AttentionModel, rtl: bool, p
     chart(figure, f"{page}_picked")
     row, column = drawn.largest_change(layer, head)
     was, now = float(drawn.a[layer, head, row, column]), float(drawn.b[layer, head, row, column])
+    spec = number_format([now - was])  # enough decimals that the change itself reads: 0.0012 → 0.0035, not 0.00 → 0.00
     st.caption(
         _(
             "{head}, on the words the two sentences share (a swapped pair is one row and column, named a / b). In "
             "B − A, blue is where B's word looks more, red less. Its largest change on a shared word's row: row "
-            "{row}, column {column}: {was:.2f} in A → {now:.2f} in B."
+            "{row}, column {column}: {was} in A → {now} in B."
         ).format(
             head=picked,
             row=isolate(plain(labels[row])),
             column=isolate(plain(labels[column])),
-            was=was,
-            now=now,
+            was=written(was, spec),
+            now=written(now, spec),
         )
     )

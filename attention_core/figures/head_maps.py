@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 import torch
 
 from attention_core.figures.heatmaps import ARABIC_FONTS, BLUES, RED_BLUE, Translate, lean_figure, untranslated
+from attention_core.figures.numbers import written_alone
 from attention_core.models.head_importance import HeadImportance
 from attention_core.models.head_roles import ROLES, HeadRoles
 from attention_core.words import N_
@@ -150,10 +151,12 @@ def head_values(
     knocked: Sequence[tuple[int, int]] = (),
     rtl: bool = False,
     largest: float | None = None,
+    unit: str = "",
 ) -> go.Figure:
-    """Layers × heads, one number per head (values (n_layers, n_heads)), written in its cell; knocked-out heads
-    are marked ✕. signed: a scale symmetric around 0 (red below, blue above); else white 0 to blue at `largest`
-    (a share's 1, so 0.02 looks small) or, without it, at the largest value (a ranking)."""
+    """Layers × heads, one number per head (values (n_layers, n_heads)), written in its cell with its own two
+    significant digits and `unit` ("°"); knocked-out heads are marked ✕. signed: a scale symmetric around 0 (red
+    below, blue above), and a + before a positive number; else white 0 to blue at `largest` (a share's 1, so 0.02
+    looks small) or, without it, at the largest value (a ranking)."""
     values = values.detach().float()
     n_layers, n_heads = values.shape
     axes = _head_axes(n_layers, n_heads, rtl)
@@ -163,8 +166,15 @@ def head_values(
         if signed
         else {"colorscale": BLUES, "zmin": 0.0, "zmax": bound}
     )
+    # Each number with its own two significant digits (figures/numbers.py): 0.24 beside 0.0002, never 0.00 for a
+    # head that changed something; the hover gives three.
+    mark = [[KNOCKED if (layer, head) in knocked else "" for head in range(n_heads)] for layer in range(n_layers)]
     text = [
-        [(KNOCKED if (layer, head) in knocked else "") + f"{float(values[layer, head]):.2f}" for head in range(n_heads)]
+        [mark[layer][head] + written_alone(float(values[layer, head]), sign=signed) + unit for head in range(n_heads)]
+        for layer in range(n_layers)
+    ]
+    hover = [
+        [written_alone(float(values[layer, head]), significant=3, sign=signed) for head in range(n_heads)]
         for layer in range(n_layers)
     ]
     trace = {
@@ -175,7 +185,8 @@ def head_values(
         "text": text,
         "texttemplate": "%{text}",
         "textfont": {"size": 11 if n_heads > 6 else 13},
-        "hovertemplate": "%{y} %{x}: %{z:.3f}<extra></extra>",
+        "customdata": hover,
+        "hovertemplate": "%{y} %{x}: %{customdata}" + unit + "<extra></extra>",
         "xgap": 2,
         "ygap": 2,
         "colorbar": {"thickness": 12, "title": {"text": scale_title, "side": "top"}}
@@ -189,10 +200,13 @@ def importance_map(
     importance: HeadImportance, *, knocked: Sequence[tuple[int, int]] = (), rtl: bool = False
 ) -> go.Figure:
     """How much knocking each head out alone moves the answer (HeadImportance). A guess's fall can be negative (it
-    grew surer without the head), so that measure gets a scale symmetric around 0."""
+    grew surer without the head), so that measure gets a scale symmetric around 0; the sentence's turn is in
+    degrees."""
     guess = importance.measure == "guess"
-    title = N_("fall in p") if guess else N_("1 − cosine")
-    return head_values(importance.scores, scale_title=title, signed=guess, knocked=knocked, rtl=rtl)
+    title = N_("fall in p") if guess else N_("angle")
+    return head_values(
+        importance.scores, scale_title=title, signed=guess, knocked=knocked, rtl=rtl, unit="" if guess else "°"
+    )
 
 
 def roles_over_training(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
 import pandas as pd
@@ -19,12 +19,12 @@ import plotly.io
 import torch
 from _plotly_utils.utils import to_typed_array_spec  # Plotly's own numpy → typed-array step
 
+from attention_core.figures.numbers import LEAST_DECIMALS, number_format
 from attention_core.words import N_
 
 ARABIC_FONTS = "Noto Naskh Arabic, Noto Sans Arabic, Amiri, DejaVu Sans, Arial, sans-serif"
 UNKNOWN_MARK = " (?)"  # appended to the label of a word the embedding does not know
 _INVISIBLE = "\u200b"  # zero-width space: tells repeated words apart as categories without showing
-_HOVER = "%{y} → %{x}: %{z:.3f}<extra></extra>"  # row word → column word: value
 _MAX_LABEL = 24  # longer labels are cut on the axes (with …); the CSV keeps them whole
 _MAX_TICKS = 40  # a longer axis labels every k-th word (hover still gives the row and column)
 # The width, in screen pixels, that a heatmap's cells get on a 1400-px wide screen with the sidebar open (measured
@@ -32,6 +32,7 @@ _MAX_TICKS = 40  # a longer axis labels every k-th word (hover still gives the r
 # They decide whether numbers fit in the cells and whether column labels must turn.
 PLOT_PX = {"full": 700, "compact": 220, "grid": 880}
 NUMBER_PX = 30  # a cell this wide fits "0.25" in 11-px type
+DECIMAL_PX = 7  # and each decimal past the second needs this much more ("0.0027")
 NUMBER_ROW_PX = 16  # and this tall
 _LABEL_PX_PER_CHARACTER = 8.5  # a 15-px label, on average per character
 _BOLD_EM_PER_CHARACTER = 0.62  # a bold title's width per character, in ems
@@ -86,6 +87,21 @@ def _colour_range(matrix: torch.Tensor, kind: MatrixKind) -> dict[str, object]:
     return {"colorscale": RED_BLUE, "zmin": -bound, "zmax": bound}
 
 
+def _hover(spec: str) -> str:
+    """Row word → column word: value, with at least three decimals (one more than the cells, when they write more)."""
+    hover_spec = f".{max(3, int(spec[1:-1]))}f"
+    return f"%{{y}} → %{{x}}: %{{z:{hover_spec}}}<extra></extra>"
+
+
+def _cell_numbers(values: np.ndarray | torch.Tensor, cell_px: float, row_px: float) -> dict[str, object]:
+    """The trace's numbers in its cells, written with the decimals its values need (figures/numbers.py), when
+    the cells are large enough to hold them; {} otherwise (the hover still gives every value)."""
+    spec = number_format(values)
+    if not _numbers_fit(cell_px, row_px, spec):
+        return {}
+    return {"texttemplate": f"%{{z:{spec}}}", "textfont": {"size": 11 if cell_px >= 36 else 10}}
+
+
 def heatmap(
     matrix: torch.Tensor,
     rows: list[str],
@@ -127,7 +143,7 @@ def heatmap(
         "z": grid,
         "x": x,
         "y": y,
-        "hovertemplate": _HOVER,
+        "hovertemplate": _hover(number_format(values)),
         # Right-to-left figures keep their row labels on the right, so the colour bar moves to the left.
         "colorbar": {"thickness": 8 if compact else 12} | ({"x": -0.01, "xanchor": "right"} if rtl else {}),
         "showscale": True,
@@ -135,8 +151,8 @@ def heatmap(
     }
     height = height or min(900, max(320, 140 + 30 * n_rows))
     cell_px = PLOT_PX["compact" if compact else "full"] / n_cols
-    if columns == "words" and _numbers_fit(cell_px, (height - 120) / n_rows):
-        trace |= {"texttemplate": "%{z:.2f}", "textfont": {"size": 11 if cell_px >= 36 else 10}}
+    if columns == "words":
+        trace |= _cell_numbers(grid, cell_px, (height - 120) / n_rows)
     # Long axes label every k-th row or column (the CSV export keeps every label).
     column_step = -(-n_cols // 16) if columns == "dimensions" and n_cols > 40 else -(-n_cols // _MAX_TICKS)
     row_step = -(-n_rows // _MAX_TICKS)
@@ -264,7 +280,7 @@ def enlarged(figure: go.Figure, scale: float, min_text_px: int = 18) -> go.Figur
         # their share (measured 36 px cells where the estimate said 49, raw | head | difference of five words), and
         # a compact heatmap, one of three side by side, shrinks the most (41 px where it said 73, Word order).
         shrink = 0.55 if meta.get("compact") else 0.8 if "panels" in meta else 1.0
-        if cell_px * shrink >= size * 0.6 * _longest_number(trace.z):
+        if cell_px * shrink >= size * 0.6 * _longest_number(trace):
             trace.textfont.size = size
         else:
             trace.texttemplate = None
@@ -287,15 +303,20 @@ def enlarged(figure: go.Figure, scale: float, min_text_px: int = 18) -> go.Figur
     return bigger
 
 
-def _longest_number(z: object) -> int:
-    """How many characters the longest cell number takes as %.2f ("0.25": 4, "-14.67": 6); 4 for an empty z."""
-    values = np.asarray(z, dtype=np.float64)
+def _longest_number(trace: go.Heatmap) -> int:
+    """How many characters the longest cell number takes as the trace writes it ("0.25": 4, "-14.67": 6,
+    "0.0027": 6; a map of heads' own texts, "✕ 0.00022"); 4 for an empty z."""
+    if trace.texttemplate == "%{text}":
+        return max((len(str(text)) for row in trace.text or () for text in row), default=4)
+    spec = (trace.texttemplate or "%{z:.2f}").removeprefix("%{z:").removesuffix("}")
+    values = np.asarray(trace.z, dtype=np.float64)
     finite = values[np.isfinite(values)]
-    return max((len(f"{v:.2f}") for v in (finite.min(), finite.max())), default=4) if finite.size else 4
+    return max((len(f"{v:{spec}}") for v in (finite.min(), finite.max())), default=4) if finite.size else 4
 
 
-def _numbers_fit(cell_px: float, row_px: float) -> bool:
-    return cell_px >= NUMBER_PX and row_px >= NUMBER_ROW_PX
+def _numbers_fit(cell_px: float, row_px: float, spec: str = f".{LEAST_DECIMALS}f") -> bool:
+    extra = max(0, int(spec[1:-1]) - LEAST_DECIMALS)
+    return cell_px >= NUMBER_PX + DECIMAL_PX * extra and row_px >= NUMBER_ROW_PX
 
 
 def _labels_collide(labels: list[str], px_per_label: float, font_px: float = 15) -> bool:
@@ -392,14 +413,14 @@ def heatmap_grid(
                 "y": y_categories[top:bottom],
                 "coloraxis": axis,
                 "hoverongaps": False,
-                "hovertemplate": _HOVER,
+                "hovertemplate": _hover(number_format(z)),
             }
         )
-    # Numbers in the cells when a panel's cells hold them (the gaps are NaN, which Plotly leaves blank).
+    # Numbers in the cells when a panel's cells hold them (the gaps are NaN, which Plotly leaves blank), each scale's
+    # with the decimals its own values need: a difference of 0.003 beside weights of 0.6.
     number_px = PLOT_PX["grid"] / (n_grid_cols * (n + gap_x))
-    if _numbers_fit(number_px, cell_px):
-        for trace in traces:
-            trace |= {"texttemplate": "%{z:.2f}", "textfont": {"size": 11 if number_px >= 36 else 10}}
+    for trace in traces:
+        trace |= _cell_numbers(cast("np.ndarray", trace["z"]), number_px, cell_px)
     step = -(-n // _MAX_TICKS)
     step_y = max(step, -(-n // max(4, panel_height // 14)))  # ≥ 14 px a label
     words_below = n_grid_cols <= 8  # 12 heads' panels are too narrow for words below them: the hover names them
