@@ -181,3 +181,50 @@ def test_a_word_the_tokenizer_reads_as_nothing_is_left_out_and_nothing_is_called
     assert len(tokens) == 3 and english().words_read(tokens) == 3
     assert english().word_pieces(tokens).words == ("[CLS]", "cat", "dog", "[SEP]")
     assert english().sentence(tokens).labels == ["cat", "dog"]
+
+
+EMOJI = "I love 🍕 and 🐱 so much 😊👍🏽"
+
+
+def _every_model() -> dict[str, object]:
+    """MiniLM, the shipped Arabic model, and a model of the user's own (the Train page's tiny preset, built for a
+    vocabulary of a few English lines: it reads their letters, not the emoji)."""
+    from attention_core.models.encoder import MaskedLanguageModel, preset
+    from attention_core.models.trained import TrainedModel, load_model
+    from attention_core.models.vocabulary import build_vocabulary
+
+    vocabulary = build_vocabulary(["i love pizza and my cat so much", "the cat sat on the mat"] * 3, min_count=1)
+    torch.manual_seed(0)
+    mine = TrainedModel(MaskedLanguageModel.for_vocabulary(preset("tiny"), vocabulary), vocabulary, name="mine", step=0)
+    return {"MiniLM": english(), "Arabic": load_model(), "mine": mine}
+
+
+@pytest.mark.parametrize("name", ["MiniLM", "Arabic", "mine"])
+def test_an_unknown_words_vector_is_zero_for_every_model_so_emoji_never_dominate_similarity(name: str) -> None:
+    """Issue 23: on MiniLM the five emoji of this sentence are [UNK] and shared its trained vector, so they scored
+    1.52–1.62 with each other, the largest values of V·Vᵀ. The docs promise an unknown word's vector is zero."""
+    model = _every_model()[name]
+    tokens = tokenize(EMOJI)
+    words_only = model.sentence(tokens, use_position=False)
+    unknown = [i for i, ok in enumerate(words_only.known) if not ok]
+    assert [words_only.labels[i] for i in unknown][-3:] == ["😊", "👍", "🏽"]  # every emoji, in every model
+    assert float(words_only.words[unknown].abs().max()) == 0.0
+    with_positions = model.sentence(tokens)
+    torch.testing.assert_close(with_positions.words, words_only.words)
+    S = with_positions.V @ with_positions.V.T
+    row, column = divmod(int(S.argmax()), S.shape[1])
+    known = [i for i, ok in enumerate(words_only.known) if ok]
+    if known:  # the largest value of the map is a real word's, not a pair of unknown ones
+        assert row in known or column in known, (words_only.labels[row], words_only.labels[column])
+    P = with_positions.V - with_positions.words  # an unknown word's row of V is its position alone
+    torch.testing.assert_close(S[unknown][:, unknown], (P @ P.T)[unknown][:, unknown])
+
+
+def test_minilms_own_layers_still_read_its_trained_unknown_vector_as_hugging_face_does() -> None:
+    """The zero is the V·Vᵀ story's: the model's forward pass reads its own [UNK] embedding (so parity holds)."""
+    model = english()
+    _, ids, known = model.encode(tokenize(EMOJI))
+    unk = ids[0].tolist().index(model.unk_id)
+    assert not known[unk] and float(model.model.word_embeddings.weight[model.unk_id].detach().norm()) > 1.0
+    first = model.analyze(tokenize(EMOJI)).V  # what the first layer reads
+    torch.testing.assert_close(first, model.model.embed(ids)[0])

@@ -49,6 +49,19 @@ class Analysis:
         return rows, self.weights[:, :, position, :].reshape(n_layers * n_heads, -1)
 
 
+def unknown_as_zero(vectors: torch.Tensor, unknown: torch.Tensor) -> torch.Tensor:
+    """The word vectors (n, d) with the rows of [UNK] pieces (unknown: (n,) bool) set to zero: the rule of every
+    model's `sentence`. [UNK] stands for everything a model cannot read (every emoji for MiniLM, a word with a
+    letter never seen for a model trained here), so one shared vector would make all of them alike: five emoji of
+    one sentence scored 1.52–1.62 with each other on MiniLM, above every pair of real words. Zero says that nothing
+    is known of the word. A word of several pieces is the mean of its pieces' rows, an [UNK] piece counting as zero.
+
+    Only V·Vᵀ's story reads this: a model's own layers read its own [UNK] vector. The models trained here zero it
+    in their weights (TrainedModel), so their layers read zero too; MiniLM's layers read the vector it learned in
+    pretraining, as Hugging Face's BERT does on the same ids (tests/test_pretrained.py compares the two)."""
+    return vectors.masked_fill(unknown[:, None], 0.0)
+
+
 class ModelShape(Protocol):
     """What every network's config says (read-only: the configs are frozen dataclasses)."""
 
@@ -103,7 +116,9 @@ class AttentionModel(ABC):
 
     @abstractmethod
     def sentence(self, tokens: list[Token], use_position: bool = True, whole_words: bool = True) -> Sentence:
-        """The typed words as V = E + P from the model's own tables (its first layer's input, without [CLS])."""
+        """The typed words as V = E + P from the model's own tables (its first layer's input, without [CLS]), for
+        the raw V·Vᵀ story. Every model follows one rule there (unknown_as_zero): the word vector of an [UNK]
+        piece is zero, so a word the model cannot read resembles no word and its row of V is its position alone."""
 
     @abstractmethod
     def analyze(

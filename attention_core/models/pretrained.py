@@ -23,7 +23,7 @@ from safetensors.torch import load_file
 from tokenizers import Tokenizer
 
 from attention_core.models.bert import BertConfig, BertEncoder, load_hf_weights
-from attention_core.models.interface import Analysis, AttentionModel
+from attention_core.models.interface import Analysis, AttentionModel, unknown_as_zero
 from attention_core.models.knock_out import Ablation, HeadSet, head_masks
 from attention_core.models.word_pieces import WordPieces
 from attention_core.story.embeddings import Sentence
@@ -166,12 +166,14 @@ class PretrainedModel(AttentionModel):
     @torch.no_grad()
     def sentence(self, tokens: list[Token], use_position: bool = True, whole_words: bool = True) -> Sentence:
         """The typed words as V = E + P from the model's own tables (no [CLS]/[SEP]): E its word-piece vectors,
-        P its learned position vectors for the places the pieces take after [CLS]. A word of several pieces is
-        the average of its pieces' rows (whole_words), or each piece is a row of its own."""
+        with [UNK]'s zero (unknown_as_zero: every emoji is [UNK], and its trained vector made them the most alike
+        pair of a sentence), P its learned position vectors for the places the pieces take after [CLS]. A word of
+        several pieces is the average of its pieces' rows (whole_words), or each piece is a row of its own."""
         reading = self._read(tokens)
         model_tokens, ids, known = self.encode(tokens, reading)
         inner = slice(1, len(model_tokens) - 1)
-        E = self.model.word_embeddings.weight[ids[0, inner]]
+        piece_ids = ids[0, inner]
+        E = unknown_as_zero(self.model.word_embeddings.weight[piece_ids], piece_ids == self.unk_id)
         P = self.model.position_embeddings.weight[1 : len(model_tokens) - 1]
         if not whole_words:
             V = E + P if use_position else E
