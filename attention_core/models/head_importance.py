@@ -5,8 +5,7 @@ Two measures, one per kind of model:
   when the head is removed (negative: the guess grew surer without it);
 - "sentence" (any model, e.g. MiniLM, which was trained to turn sentences into vectors): the angle, in degrees,
   between the mean of the final word vectors with and without the head (0°: nothing changed). An angle, not
-  1 − cosine: 1 − cos θ ≈ θ²/2 squares small changes away (MiniLM's heads of layers 1–5 moved the sentence by
-  0.5°–7°, which 1 − cosine writes as 0.00004–0.007, beside 0.24 for a head of layer 6).
+  1 − cosine: 1 − cos θ ≈ θ²/2 squares small changes away (docs/heads-apart.md gives MiniLM's numbers).
 
 Every layer runs once; then, for each layer, a batch of n_heads copies of the sentence (copy h loses head h) runs
 from that layer's input to the top. A head can change only the layers from its own up, so the layers below are
