@@ -53,7 +53,8 @@ def unknown_as_zero(vectors: torch.Tensor, unknown: torch.Tensor) -> torch.Tenso
     """The word vectors (n, d) with the rows of [UNK] pieces (unknown: (n,) bool) set to zero: the rule of every
     model's `sentence`. [UNK] stands for everything a model cannot read (every emoji for MiniLM, a word with a
     letter never seen for a model trained here), so one shared vector would make all of them alike, above every
-    pair of real words (docs/english-model.md). Zero says that nothing is known of the word. A word of several pieces is the mean of its pieces' rows, an [UNK] piece counting as zero.
+    pair of real words (docs/english-model.md). Zero says that nothing is known of the word. A word of several
+    pieces is the mean of its pieces' rows, an [UNK] piece counting as zero.
 
     Only V·Vᵀ's story reads this: a model's own layers read its own [UNK] vector. The models trained here zero it
     in their weights (TrainedModel), so their layers read zero too; MiniLM's layers read the vector it learned in
