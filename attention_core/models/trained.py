@@ -47,6 +47,7 @@ class TrainedModel(MaskedWordModel):
             self.model.embedding.weight[vocabulary.unk_id] = 0.0
             # The guessable words' vectors are built from their pieces (24,000 embedding bags): once, not per guess.
             self._output_vectors = self.model.output_vectors()
+        self._never_guessed = torch.tensor(vocabulary.never_guessed, dtype=torch.long)
 
     @property
     def shape(self) -> EncoderConfig:
@@ -91,13 +92,14 @@ class TrainedModel(MaskedWordModel):
 
     @property
     def guessable_words(self) -> int:
-        return len(self.vocabulary) - self.vocabulary.n_special
+        return len(self.vocabulary) - len(self.vocabulary.never_guessed)
 
     @torch.no_grad()
     def word_probabilities(self, final: torch.Tensor) -> torch.Tensor:
-        """(…, d) final vectors at a blank → (…, vocabulary) probabilities; never [PAD], [UNK], [MASK], [CLS]."""
+        """(…, d) final vectors at a blank → (…, vocabulary) probabilities; never [PAD], [UNK], [MASK], [CLS], nor
+        an entry that is no word (Vocabulary.never_guessed: the shipped model's '', a lone tatweel's form)."""
         logits = self.model.predict_words(final, self._output_vectors)
-        logits[..., : self.vocabulary.n_special] = float("-inf")
+        logits[..., self._never_guessed] = float("-inf")
         return torch.softmax(logits, dim=-1)
 
     def word_shown(self, index: int) -> str:

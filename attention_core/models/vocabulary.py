@@ -2,7 +2,8 @@
 
 - It *reads* every word through its word pieces (`attention_core.models.piece_tokenizer`): any typed word gets a vector.
 - It *writes* (guesses a masked word from) a list of whole words: those seen at least `min_count` times, the most
-  frequent first. Each is shown as people write it: the most frequent written form of that word in training
+  frequent first; never an empty form or a mark (`never_guessed` keeps one that a vocabulary built before that rule
+  holds out of every guess). Each is shown as people write it: the most frequent written form of that word in training
   (with hamza and tāʾ marbūṭa, without harakat), while the model looks words up in their normalised form.
 """
 
@@ -18,7 +19,7 @@ from functools import cached_property
 import torch
 
 from attention_core.models.piece_tokenizer import CLS, MASK, PAD, SPECIALS, UNK, Pieces, learn_pieces
-from attention_core.story.text import TATWEEL, tokenize
+from attention_core.story.text import TATWEEL, is_word_form, tokenize
 
 __all__ = ["CLS", "MASK", "PAD", "SPECIALS", "UNK", "Vocabulary", "build_vocabulary", "written_form"]
 
@@ -48,6 +49,12 @@ class Vocabulary:
 
     def __len__(self) -> int:
         return len(self.words)
+
+    @cached_property
+    def never_guessed(self) -> tuple[int, ...]:
+        """Output ids no guess may be: the specials, and any entry that is no word (a vocabulary built before the
+        tokenizer called a lone tatweel a mark holds its empty form '': the shipped one, as id 18)."""
+        return tuple(i for i, w in enumerate(self.words) if i < self.n_special or not is_word_form(w))
 
     def encode(self, norms: Iterable[str]) -> list[int]:
         """Output ids of normalised words ([UNK] for a word the model cannot guess)."""
@@ -94,7 +101,8 @@ def build_vocabulary(
     lines: Iterable[str], min_count: int = 2, max_size: int = 24_000, n_pieces: int = 16_000
 ) -> Vocabulary:
     """Pieces learned from every token of the lines; output words seen at least min_count times (punctuation
-    is read but never guessed), at most max_size entries with the specials."""
+    and lone marks, tokens that are no word, are read but never guessed), at most max_size entries with the
+    specials."""
     norms: Counter[str] = Counter()
     forms: dict[str, Counter[str]] = {}
     for line in lines:

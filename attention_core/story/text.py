@@ -51,6 +51,12 @@ def normalize_word(word: str) -> str:
     return text.translate(ALEF_VARIANTS).casefold()
 
 
+def is_word_form(norm: str) -> bool:
+    """True when a normalised form has a letter or a digit: a word. A lone tatweel or a stray haraka (the hadith
+    text sets phrases between lone tatweels, ـ like dashes ـ) normalises to '' and is a mark, never a word."""
+    return any(ch.isalnum() for ch in norm)
+
+
 MASK = "[MASK]"  # a blank to fill: kept as one token (the masked-language model's own [MASK])
 # The other special tokens, spelled here once: padding, a piece never seen in training, the sentence's start and
 # (BERT only) its end.
@@ -82,8 +88,8 @@ def _tokenize_plain(text: str) -> list[Token]:
                 _is_word_char(text[j]) or (text[j] in INNER_JOINERS and j + 1 < n and _is_word_char(text[j + 1]))
             ):
                 j += 1
-            surface = text[i:j]
-            tokens.append(Token(surface, normalize_word(surface), is_word=True))
+            norm = normalize_word(text[i:j])
+            tokens.append(Token(text[i:j], norm, is_word=is_word_form(norm)))
             i = j
         else:
             tokens.append(Token(ch, ch, is_word=False))

@@ -4,9 +4,11 @@
 
 prints one JSON object: top1, top5, n_masked for the model, and unigram_top1/top5 and bigram_top1/top5 for the
 counting baselines. The default masks every held-out word in turn, one at a time (no sampling noise); with
---mode random, a share of the words (--rate) is masked at once, over --seeds draws.
-Only words are masked (punctuation is read, never guessed). A masked word outside the model's output words counts as
-a miss for every method. A mixed corpus (quran,hadith) is scored on each part's held-out lines separately.
+--mode random, a share of the words (--rate) is masked at once, over --seeds draws. --window 12 reads each held-out
+line in consecutive pieces of 12 words, each alone (short text, as a class types it), instead of whole.
+Only words are masked (punctuation and lone marks are read, never masked or guessed). A masked word outside the
+model's output words counts as a miss for every method. A mixed corpus (quran,hadith) is scored on each part's
+held-out lines separately.
 """
 
 from __future__ import annotations
@@ -37,6 +39,31 @@ class MaskSet:
     inputs: list[list[int]]
     positions: list[list[int]]
     targets: list[list[int]]
+
+
+def maskable(lexicon: Lexicon) -> list[bool]:
+    """Per token id, True for a word a [MASK] may hide: not punctuation, not a lone mark, not a special (a
+    vocabulary built before lone tatweels were marks lists their empty form among its words: never a target)."""
+    never = set(lexicon.vocabulary.never_guessed)
+    return [is_word and i not in never for i, is_word in enumerate(lexicon.is_word)]
+
+
+def word_windows(sequences: list[list[int]], is_word: list[bool], words: int) -> list[list[int]]:
+    """Each [CLS]-led sequence cut into consecutive windows of `words` words (the marks between them ride along),
+    each with its own [CLS]; a sequence of fewer words is one window."""
+    windows = []
+    for cls, *tokens in sequences:
+        window: list[int] = []
+        n_words = 0
+        for token in tokens:
+            if is_word[token] and n_words == words:
+                windows.append([cls, *window])
+                window, n_words = [], 0
+            window.append(token)
+            n_words += is_word[token]
+        if window:
+            windows.append([cls, *window])
+    return windows
 
 
 def every_word_masks(sequences: list[list[int]], mask_id: int, is_word: list[bool]) -> MaskSet:
@@ -97,7 +124,7 @@ def model_top5(
         for r, i in enumerate(rows):
             where[r, masks.positions[i]] = True
         logits = model(lexicon.pieces_of(ids), predict_at=where).logits
-        logits[:, : lexicon.vocabulary.n_special] = float("-inf")  # specials are never an answer
+        logits[:, list(lexicon.vocabulary.never_guessed)] = float("-inf")  # specials, lone marks: never an answer
         chunks = torch.topk(logits, 5).indices.split([len(masks.positions[i]) for i in rows])
         out.update(zip(rows, chunks, strict=True))
     return [out[i] for i in range(len(masks.inputs))]
@@ -112,7 +139,8 @@ def score_masks(
 ) -> dict:
     totals = dict.fromkeys(["top1", "top5", "unigram_top1", "unigram_top5", "bigram_top1", "bigram_top5"], 0)
     n_masked = 0
-    unigram_top5 = _top5(counts.unigram_scores())
+    never = torch.tensor(lexicon.vocabulary.never_guessed)  # no method answers with a special or a lone mark's ''
+    unigram_top5 = _top5(counts.unigram_scores().index_fill_(0, never, 0.0))
     # A stoppable evaluation checks between batches of 32 masked windows: a batch of 256-token hadith windows
     # is then well under a second (256 of them took several).
     batch_size = 256 if should_stop is None else 32
@@ -127,7 +155,7 @@ def score_masks(
             for name, five in (
                 ("", best[j].tolist()),
                 ("unigram_", unigram_top5),
-                ("bigram_", _top5(counts.bigram_scores(left, right))),
+                ("bigram_", _top5(counts.bigram_scores(left, right).index_fill_(0, never, 0.0))),
             ):
                 top1, top5 = _hits(five, target, lexicon.n_output)
                 totals[name + "top1"] += top1
@@ -144,11 +172,13 @@ def evaluate(
     rate: float = 0.15,
     seeds: int = 3,
     max_lines: int | None = None,
+    window: int | None = None,
     counts: BigramCounts | None = None,
     should_stop: Callable[[], bool] | None = None,
 ) -> dict:
     """Held-out masked-word accuracy of the model and of both counting baselines, on the same masks. For a mixed
-    corpus, the top-level numbers pool every part's masks and `parts` holds each part's own.
+    corpus, the top-level numbers pool every part's masks and `parts` holds each part's own. With `window`, each
+    held-out line is read in consecutive windows of that many words, each alone (word_windows).
     Raises StopRequested as soon as should_stop() is true (the trainer's Stop must not wait for a long score)."""
     max_len = model.config.max_len
     if counts is None:
@@ -163,6 +193,7 @@ def evaluate(
                 rate=rate,
                 seeds=seeds,
                 max_lines=max_lines,
+                window=window,
                 counts=counts,
                 should_stop=should_stop,
             )
@@ -171,9 +202,16 @@ def evaluate(
         n = sum(r["n_masked"] for r in parts.values())
         pooled = {k: sum(r[k] * r["n_masked"] for r in parts.values()) / max(n, 1) for k in _SCORES}
         return {"corpus": corpus.name, "mode": mode, **pooled, "n_masked": n, "parts": parts}
-    held_out = encode_lines(corpus.held_out[:max_lines], lexicon, max_len)
+    lines = corpus.held_out[:max_lines]
+    if window is None:
+        held_out = encode_lines(lines, lexicon, max_len)
+        is_word = maskable(lexicon)
+    else:  # whole lines first (a window never straddles the model's 256-token cut), then the windows
+        whole = encode_lines(lines, lexicon, max_len=sys.maxsize)
+        is_word = maskable(lexicon)
+        held_out = word_windows(whole, is_word, window)
     if mode == "every-word":
-        masks = every_word_masks(held_out, lexicon.vocabulary.mask_id, lexicon.is_word)
+        masks = every_word_masks(held_out, lexicon.vocabulary.mask_id, is_word)
         result = score_masks(model, lexicon, counts, masks, should_stop)
     elif mode == "random":
         runs = [
@@ -181,7 +219,7 @@ def evaluate(
                 model,
                 lexicon,
                 counts,
-                random_masks(held_out, lexicon.vocabulary.mask_id, lexicon.is_word, rate, s),
+                random_masks(held_out, lexicon.vocabulary.mask_id, is_word, rate, s),
                 should_stop,
             )
             for s in range(seeds)
@@ -190,7 +228,8 @@ def evaluate(
         result["n_masked"] = sum(r["n_masked"] for r in runs)
     else:
         raise ValueError(f"mode must be 'every-word' or 'random', got {mode!r}")
-    return {"corpus": corpus.name, "mode": mode, **result}
+    read = {"window": window, "n_read": len(held_out)} if window else {"n_read": len(held_out)}
+    return {"corpus": corpus.name, "mode": mode, **read, **result}
 
 
 _SCORES = ("top1", "top5", "unigram_top1", "unigram_top5", "bigram_top1", "bigram_top5")
@@ -221,6 +260,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=0.15, help="share of words masked in random mode")
     parser.add_argument("--seeds", type=int, default=3, help="random draws in random mode")
     parser.add_argument("--max-lines", type=int, default=None, help="score only the first held-out lines")
+    parser.add_argument(
+        "--window", type=int, default=None, help="read each held-out line in windows of this many words, each alone"
+    )
     args = parser.parse_args(argv)
     torch.set_num_threads(max(1, torch.get_num_threads()))
     try:
@@ -230,7 +272,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     result = evaluate(
-        model, Lexicon(vocabulary), corpus, mode=args.mode, rate=args.rate, seeds=args.seeds, max_lines=args.max_lines
+        model,
+        Lexicon(vocabulary),
+        corpus,
+        mode=args.mode,
+        rate=args.rate,
+        seeds=args.seeds,
+        max_lines=args.max_lines,
+        window=args.window,
     )
     print(json.dumps(_rounded(result), ensure_ascii=False))
     return 0
