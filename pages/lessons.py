@@ -1,13 +1,12 @@
 """Lessons: sentences chosen to show one thing each, opened on the page and settings that show it."""
 
-from urllib.parse import urlencode
-
 import streamlit as st
 
 from ui.bidi import isolate
 from ui.examples import LESSONS
 from ui.i18n import LANGUAGE_KEY, SOURCE_LANGUAGE, _, language
 from ui.lesson_view import forget_opened_lesson, in_reading_order
+from ui.links import href, page_link_query
 from ui.navigation import ensure_app_frame
 from ui.style import PRESENTATION_KEY
 
@@ -32,7 +31,7 @@ chosen = st.pills(
 
 # What every link adds to a lesson's own query: presentation mode, and the page's language (a link copied from an
 # Arabic page opens in Arabic, whatever the browser's language).
-view = {PRESENTATION_KEY: "true"} if st.session_state.get(PRESENTATION_KEY) else {}
+view: dict[str, str | list[str]] = {PRESENTATION_KEY: "true"} if st.session_state.get(PRESENTATION_KEY) else {}
 view |= {LANGUAGE_KEY: language()} if language() != SOURCE_LANGUAGE else {}
 columns = st.columns(2)
 shown = [lesson for lesson in LESSONS if not chosen or lesson.topic in chosen]
@@ -43,15 +42,18 @@ for index, lesson in enumerate(shown):
         st.markdown(in_reading_order(_(lesson.look_for)))
         query = lesson.query() | view
         # A page link, not a button and st.switch_page: switching pages clears the URL's query, which Streamlit
-        # refuses while a widget (presentation mode) is bound to it. The link carries the lesson in its query.
+        # refuses while a widget (presentation mode) is bound to it. The link carries the lesson in its query, and
+        # Streamlit adds presentation mode itself (ui/links.py).
         # One under the other, not side by side: on a projector's larger type the label was cut in a column.
         st.page_link(
-            f"pages/{lesson.page}.py", label=_("Open this lesson"), icon=":material/school:", query_params=query
+            f"pages/{lesson.page}.py",
+            label=_("Open this lesson"),
+            icon=":material/school:",
+            query_params=page_link_query(query),
         )
         share = _("Link to share")  # (a marker inside an f-string is invisible to the catalog's extraction)
-        st.markdown(f"[{share}]({lesson.page}?{urlencode(query, doseq=True)})")
+        st.markdown(f"[{share}]({href(lesson.page, query)})")
         quiz = lesson.quiz_query()
         if quiz is not None:  # the same lesson as a question: guess where the word looks, then reveal
-            quiz |= view
             label = _("Quiz version: guess first")
-            st.markdown(f"[{label}]({lesson.page}?{urlencode(quiz, doseq=True)})")
+            st.markdown(f"[{label}]({href(lesson.page, quiz | view)})")
