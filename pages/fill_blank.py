@@ -11,12 +11,13 @@ from attention_core.story.text import MASK, Token
 from ui.bidi import chip_row
 from ui.causal import show_words_before_only
 from ui.controls import sentence_input
-from ui.examples import FILL_BLANK_SENTENCE
+from ui.examples import FILL_BLANK_EXAMPLES, FILL_BLANK_SENTENCE
 from ui.i18n import _, ngettext, reading_order
 from ui.knock_out_view import knock_out_controls, show_blank_attention_change, show_guess_change, show_head_importance
 from ui.models import NO_ENGLISH_MASKED_MODEL, masked_word_model, what_the_model_can_guess
 from ui.navigation import ensure_app_frame
 from ui.rollout_view import show_word_flow
+from ui.short_text import short_sentence_caption
 from ui.show import chart, flag_model_cut, flag_unknown_words, plain
 from ui.tokens import TokenDisplay
 
@@ -32,7 +33,7 @@ st.markdown(
         "attention, so the heatmap below shows everything it used: how much each of its heads looked at each word."
     )
 )
-sentence = sentence_input("fill_blank", default=FILL_BLANK_SENTENCE)  # the English default has no model here
+sentence = sentence_input("fill_blank", FILL_BLANK_SENTENCE, FILL_BLANK_EXAMPLES)  # English has no model here
 if sentence is None:
     st.stop()
 model = masked_word_model("fill_blank", sentence.rtl)
@@ -130,6 +131,8 @@ with right:
         )
     )
 st.caption(what_the_model_can_guess(model))
+if short_text := short_sentence_caption(model):
+    st.caption(short_text)
 
 
 # Switching heads off, in a fragment: picking heads reruns only this part.

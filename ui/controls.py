@@ -37,9 +37,12 @@ def _use_example(widget_key: str, pills_key: str) -> None:
     st.session_state[pills_key] = None
 
 
-def sentence_input(page: str, default: str = DEFAULT_SENTENCE) -> ReadSentence | None:
+def sentence_input(
+    page: str, default: str = DEFAULT_SENTENCE, examples: dict[str, str] = EXAMPLES
+) -> ReadSentence | None:
     """The sentence box and example buttons; returns the read sentence, or None (after saying why) if empty.
-    `default` is the first sentence of a session that brings none from another page. A lesson link
+    `default` is the first sentence of a session that brings none from another page; `examples` the chips a page
+    offers (a subset of EXAMPLES: those it can answer). A lesson link
     (ui/lesson_view.py) first puts the page in the lesson's clean state, and is then named with where to look."""
     widget_key, pills_key = f"{page}_sentence", f"{page}_example"
     lesson = start_lesson(page, AUTOMATIC_MODEL, _KEPT)  # automatic: every lesson's script picks its model (tested)
@@ -59,11 +62,11 @@ def sentence_input(page: str, default: str = DEFAULT_SENTENCE) -> ReadSentence |
     )
     st.pills(
         _("Examples"),
-        list(EXAMPLES),
+        list(examples),
         key=pills_key,
         on_change=_use_example,
         args=(widget_key, pills_key),
-        format_func={example: isolate_arabic(_(example)) for example in EXAMPLES}.__getitem__,
+        format_func={example: isolate_arabic(_(example)) for example in examples}.__getitem__,
     )
     show_where_to_look(lesson, st.session_state[widget_key], quiz=quiz_asked(page))
     sentence = read_sentence(st.session_state[widget_key], MAX_TOKENS)
@@ -124,7 +127,7 @@ def embed(sentence: ReadSentence, choice: EmbeddingChoice) -> Sentence:
 def embedding_controls(page: str, sentence: ReadSentence | None, *, pieces: bool = True) -> EmbeddingChoice:
     """Which model, where the word vectors come from, their width, and whether positions are added (sidebar).
     pieces=False keeps a word-piece model's words whole, with no switch (a page that shuffles typed words)."""
-    model = chosen_model(page, sentence.rtl if sentence is not None else False)
+    model = chosen_model(page, sentence.rtl if sentence is not None else False, sentence.tokens if sentence else ())
     sidebar = st.sidebar
     sidebar.subheader(_("Word vectors"))
     kind = sidebar.radio(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from attention_core.story.text import tokenize
+from attention_core.story.text import is_right_to_left, tokenize
 from ui.i18n import N_
 
 DEFAULT_SENTENCE = "The cat is on the mat"
@@ -26,6 +26,10 @@ EXAMPLES: dict[str, str] = {
         "الذين يؤمنون بالغيب ويقيمون الصلاة ومما رزقناهم ينفقون"
     ),
 }
+
+# Fill the blank's chips: only sentences its models can answer. No model here fills an English blank (MiniLM has no
+# masked-word head), so an English chip would only lead to the page's "no English masked-word model".
+FILL_BLANK_EXAMPLES: dict[str, str] = {label: text for label, text in EXAMPLES.items() if is_right_to_left(text)}
 
 
 LESSON_PARAM = "lesson"  # the URL parameter naming the open lesson

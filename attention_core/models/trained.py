@@ -8,6 +8,7 @@ analysis = model.analyze("الحمد لله رب العالمين")
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -186,3 +187,10 @@ def load_model(path: str | Path | None = None) -> TrainedModel:
     folder = Path(path) if path is not None else SHIPPED
     model, vocabulary, step = load_checkpoint(folder)
     return TrainedModel(model, vocabulary, name=folder.name, step=step)
+
+
+def measured_scores(folder: str | Path = SHIPPED) -> dict | None:
+    """What bench/arabic_model_report.py measured for the model in `folder` (its scores.json: top-1 of the model and
+    of the left+right bigram on held-out lines, whole and in 40- and 12-word windows), or None if never measured."""
+    path = Path(folder) / "scores.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
