@@ -9,6 +9,7 @@ import pytest
 import torch
 from streamlit.testing.v1 import AppTest
 
+from attention_core.figures.numbers import written_alone
 from attention_core.models.trained import load_model
 from attention_core.story.guess_score import score_pick, score_shares
 from attention_core.story.text import tokenize
@@ -97,7 +98,7 @@ def test_a_quiz_link_hides_every_heatmap_until_the_student_reveals() -> None:
     assert float(row.sum()) == pytest.approx(1.0, abs=1e-5)
     (warning,) = at.warning
     street = float(row[names.index("street")])
-    assert f"It attends most to animal (0.64). Your word, street, gets {street:.2f}" in warning.value
+    assert f"It attends most to animal (0.64). Your word, street, gets {written_alone(street)}" in warning.value
     shapes = figure_of(at, "heads_quiz_map")["layout"]["shapes"]
     assert len(shapes) == 1  # the guess outlined: row it, column street
     assert {"heads_grid", "heads_quiz_row_bars"} <= set(chart_keys(at))  # the page below opens
@@ -250,3 +251,15 @@ def test_fewer_heads_on_trainable_keep_the_head_box_on_a_head_it_offers() -> Non
     head = at.selectbox(key="trainable_quiz_head")
     assert head.options == ["head 1", "head 2"] and head.value in head.options
     assert any(f"{head.value} · Which word does “man” attend to most?" in m.value for m in at.markdown)
+
+
+def test_a_guess_far_off_reads_its_weight_with_the_digits_it_needs() -> None:
+    """friend gets 0.0003 of it's attention in L4 H2: the score says so, not 0.00 (which reads as nothing at all)."""
+    at = open_link("heads", heads_sentence=SISTER, heads_quiz="true", heads_quiz_head="L4 H2", heads_quiz_row="it")
+    at = revealed_with(at, "heads", "friend")
+    names = at.selectbox(key="heads_quiz_row").options
+    row = torch.tensor(values(figure_of(at, "heads_quiz_map")))[names.index("it")]
+    friend = float(row[names.index("friend")])
+    (warning,) = at.warning
+    assert f"Your word, friend, gets {written_alone(friend)}:" in warning.value
+    assert float(written_alone(friend)) > 0 and "gets 0.00:" not in warning.value

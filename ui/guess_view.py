@@ -16,6 +16,7 @@ import torch
 from attention_core.figures.guess import guess_bars
 from attention_core.figures.heatmaps import MatrixKind, heatmap
 from attention_core.figures.marks import outline_cell
+from attention_core.figures.numbers import written_alone
 from attention_core.story.guess_score import PickScore, score_pick, score_shares
 from ui.bidi import isolate
 from ui.i18n import N_, _
@@ -252,12 +253,12 @@ def _say_score(score: PickScore, names: list[str], guessed: str, drawn: bool) ->
         miss = (
             _(
                 "**Not this time.** It attends most to {strongest} ({strongest_weight:.2f}). The word your shares "
-                "favour, {word}, gets {weight:.2f}: rank {rank} of {n}."
+                "favour, {word}, gets {weight}: rank {rank} of {n}."
             )
             if drawn
             else _(
                 "**Not this time.** It attends most to {strongest} ({strongest_weight:.2f}). Your word, {word}, gets "
-                "{weight:.2f}: rank {rank} of {n}."
+                "{weight}: rank {rank} of {n}."
             )
         )
         st.warning(
@@ -265,7 +266,7 @@ def _say_score(score: PickScore, names: list[str], guessed: str, drawn: bool) ->
                 strongest=strongest,
                 strongest_weight=score.strongest_weight,
                 word=word,
-                weight=weight,
+                weight=written_alone(weight),  # a guess far off gets 0.0003, not a 0.00 that reads as nothing
                 rank=score.rank,
                 n=len(names),
             )
