@@ -40,7 +40,7 @@ st.markdown(
 sentence = sentence_input("heads")
 if sentence is None:
     st.stop()
-model = chosen_model("heads", sentence.rtl)
+model = chosen_model("heads", sentence.rtl, sentence.tokens)
 display = token_display("heads", model)
 tokens = list(sentence.tokens)
 analysis = model.analyze(tokens)

@@ -33,7 +33,7 @@ st.markdown(
 pair = pair_input("pairs")
 if pair is None:
     st.stop()
-model = chosen_model("pairs", pair.rtl)
+model = chosen_model("pairs", pair.rtl, pair.a.tokens + pair.b.tokens)
 display = token_display("pairs", model)
 compared = compare_pair(model, pair, display)
 if compared is None:

