@@ -13,7 +13,7 @@ from attention_core.models.checkpoint import CheckpointError
 from attention_core.models.encoder import PRESETS
 from attention_core.story.text import is_right_to_left, read_sentence
 from attention_core.training.corpora import CorpusError
-from attention_core.training.live import LIMITS, Progress, RunLimitError, TrainingRun, default_probe
+from attention_core.training.live import DEMO_PRESET, LIMITS, Progress, RunLimitError, TrainingRun, default_probe
 from attention_core.training.train import StepReport, TrainSettings
 from attention_core.words import Worded
 from ui.corpora import CORPUS_CHOICES, PASTE, UPLOAD, chosen_corpus
@@ -37,8 +37,16 @@ from ui.training_roles import show_latest_roles, show_roles_over_training
 ensure_app_frame()
 
 PROBE_MAX_WORDS = 24  # the probe is drawn once per head, small: longer ones are cut
-PRESET_NOTES = {  # the Model size options, each under its preset's name (as the CLI's --preset says it)
-    "arabic": N_("arabic: 3 layers × 4 heads, d = 128, heads start on neighbouring words (the shipped model's recipe)"),
+PRESET_NOTES = {  # the Model size options, each under its preset's name (as the CLI's --preset says it); the first
+    # is the default: the live demo, whose heads must find their neighbours in the run
+    DEMO_PRESET: N_(
+        "live demo: the shipped model's size (3 layers × 4 heads, d = 128), nothing built in: every head starts "
+        "spread evenly and learns where to look"
+    ),
+    "arabic": N_(
+        "shipped recipe: 3 layers × 4 heads, d = 128, each head's position bias built in on a neighbouring word "
+        "from step 0"
+    ),
     "tiny": N_("tiny: 1 layer × 2 heads, d = 32: learns fast, learns little"),
     "small": N_("small: 2 layers × 4 heads, d = 128, positions from the sinusoidal encoding only"),
     "base": N_("base: 4 layers × 8 heads, d = 256: slow on a shared server"),
@@ -51,8 +59,10 @@ st.markdown(
         "Nobody tells attention what to look at. A model is given one game: hide a word of a sentence and guess it "
         "from the others (*masked language modelling*). To win it, its heads learn their own W1, W2, W3 (others say "
         "Q, K, V): which neighbours to read, and what to take from them. Train one on any text and watch the "
-        "heatmaps of a probe sentence turn from noise into rules. Your model stays in your session; every page can "
-        "use it (sidebar: **Model**)."
+        "heatmaps of a probe sentence go from an even spread to rules such as “read the word before me”: with "
+        "the default recipe (live demo) on the Qurʾān, no head knows where to look at step 0, and several become "
+        "previous- or next-word heads within two minutes. Your model stays in your session; every page can use it "
+        "(sidebar: **Model**)."
     )
 )
 
@@ -216,15 +226,31 @@ for notice in st.session_state.pop("train_notices", []):
     st.info(say(notice))
 
 
-def draw_probe(progress: Progress, index: int, key: str) -> None:
+def starting_point(preset_name: str) -> str:
+    """What the run's first snapshot shows: what the model starts with, built in before any training."""
+    if preset_name not in PRESETS:
+        return _("the model as you loaded it, trained before")
+    config = PRESETS[preset_name]
+    if config.local_init:
+        return _(
+            "before training: random weights, and a position bias built in that starts each head on a neighbouring "
+            "word (−1, +1, −2, +2), so those diagonals are there before any training"
+        )
+    if config.position_bias:
+        return _("before training: random weights, and a position bias that starts at 0 (no head prefers any place)")
+    return _("before training: random weights (no position bias; word order only in the sinusoidal encoding)")
+
+
+def draw_probe(progress: Progress, index: int, key: str, start: str) -> None:
+    """The probe's attention at one snapshot; the first is headed with `start` (what the model starts with)."""
     snapshot = progress.snapshots[index]
     labels = word_labels(list(progress.probe_labels), progress.probe_known)
     rtl = is_right_to_left(" ".join(progress.probe_labels))
     if snapshot.loss is not None:
         heading = _("**The probe's attention at step {step:,}**, loss {loss:.2f}")
     else:
-        heading = _("**The probe's attention at step {step:,}** (untrained: random weights)")
-    st.markdown(heading.format(step=snapshot.step, loss=snapshot.loss))
+        heading = _("**The probe's attention at step {step:,}**: {start}")
+    st.markdown(heading.format(step=snapshot.step, loss=snapshot.loss, start=start))
     st.latex(r"A^{(\ell,h)} = \mathrm{softmax}\!\left(\frac{V1\,V2^\top}{\sqrt{d_h}}\right)")
     st.caption(_("Shapes: ({n} × {n}) per head").format(n=len(labels)))  # words in KaTeX would not read Arabic
     head_grid(snapshot.weights, labels, rtl, key, average=False)
@@ -312,8 +338,8 @@ def live_view(was_running: bool) -> None:
             ).format(step=step, model=scores["top1"], bigram=scores["bigram_top1"])
         )
     if progress.snapshots and progress.status == "running":
-        draw_probe(progress, len(progress.snapshots) - 1, "train_live")
-        show_latest_roles(progress, is_right_to_left(" ".join(progress.probe_labels)))
+        draw_probe(progress, len(progress.snapshots) - 1, "train_live", starting_point(current.preset_name))
+        show_latest_roles(progress)
 
 
 with st.expander(_("Load a model you downloaded earlier"), expanded="train_loaded_file" in st.session_state):
@@ -360,7 +386,12 @@ if archive is not None and "train_load_message" in st.session_state:
         st.error(plain(say(message)))
 
 if run is None:
-    st.info(_("Pick a text and press **Start a new run**. A 2-minute run on the Qurʾān shows heads forming."))
+    st.info(
+        _(
+            "Pick a text and press **Start a new run**. With the defaults (live demo, the Qurʾān, 2 minutes) heads "
+            "that start spread evenly become previous- and next-word heads, most within the first minute."
+        )
+    )
     st.stop()
 live_view(running)
 
@@ -375,22 +406,14 @@ if not running and progress.snapshots:
         key="train_replay",
         format_func=lambda i: f"{steps[i]:,}",
     )
-    if run.preset_name not in PRESETS:
-        first = _("The first (step {step:,}) is the model as you loaded it.").format(step=steps[0])
-    elif PRESETS[run.preset_name].local_init:
-        first = _(
-            "Step 0 is the untrained model: its heads start on neighbouring words (a learned position bias, "
-            "set at the start), and the words' own pull grows from there."
-        )
-    else:
-        first = _("Step 0 is the untrained model: random W1, W2, W3 spread attention almost evenly.")
+    first = _("The first (step {step:,}) is {start}.").format(step=steps[0], start=starting_point(run.preset_name))
     snapshots = ngettext(
         "{n} snapshot, taken every few seconds of training.",
         "{n} snapshots, taken every few seconds of training.",
         len(steps),
     ).format(n=len(steps))
     st.caption(" ".join((snapshots, first, _("Slide right to watch the heads settle on their rules."))))
-    draw_probe(progress, picked, "train_replay_grid")
+    draw_probe(progress, picked, "train_replay_grid", starting_point(run.preset_name))
     show_roles_over_training(progress, picked, is_right_to_left(" ".join(progress.probe_labels)))
 if not running and run.has_checkpoint:
     st.download_button(

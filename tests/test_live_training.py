@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import zipfile
 
@@ -247,3 +248,88 @@ def test_only_built_in_corpora_are_prepared_once_for_the_whole_server(corpus) ->
     mine.start(TrainSettings(steps=1, minutes=None))
     mine.wait(60)
     assert _SHARED.get(corpus, 256) is None  # a user's own text stays in that user's run
+
+
+def first_adam_step(preset_name: str, corpus) -> tuple[torch.Tensor, torch.Tensor, float]:
+    """(position bias before, after one training step, that step's learning rate) of a preset's first layer."""
+    from attention_core.models.encoder import MaskedLanguageModel, preset
+    from attention_core.training.train import train
+
+    before: list[torch.Tensor] = []
+
+    def observe(step: int, model: MaskedLanguageModel, vocabulary) -> None:
+        if step == 0:
+            before.append(model.blocks[0].position_bias.bias.detach().clone())
+
+    settings = TrainSettings(steps=1, minutes=None, eval_lines=5)
+    result = train(corpus, preset(preset_name), settings, observe=observe)
+    assert result.model is not None
+    return before[0], result.model.blocks[0].position_bias.bias.detach(), result.history[0].lr
+
+
+@pytest.mark.parametrize(("preset_name", "scale"), [("live", 50.0), ("arabic", 1.0)])
+def test_the_live_demo_position_bias_learns_50_times_faster_and_the_shipped_recipe_as_before(
+    corpus, preset_name: str, scale: float
+) -> None:
+    """AdamW's first step moves every weight with a gradient by its learning rate exactly (m / √v = ±1), so the
+    largest move of the position bias is that step's rate times the bias's multiple."""
+    before, after, lr = first_adam_step(preset_name, corpus)
+    assert lr == pytest.approx(TrainSettings.lr / TrainSettings.warmup)
+    assert float((after - before).abs().max()) == pytest.approx(lr * scale, rel=0.02)  # float32 near 3: ±1 ulp
+
+
+def test_the_live_demo_starts_with_nothing_built_in_and_the_shipped_recipe_on_the_neighbours() -> None:
+    from attention_core.models.encoder import MaskedLanguageModel, preset
+    from attention_core.models.position_bias import local_prior
+    from attention_core.models.vocabulary import build_vocabulary
+
+    vocabulary = build_vocabulary(LINES, 1, 100, 50)
+    live = MaskedLanguageModel.for_vocabulary(preset("live"), vocabulary)
+    shipped = MaskedLanguageModel.for_vocabulary(preset("arabic"), vocabulary)
+    for block in live.blocks:
+        assert torch.equal(block.position_bias.bias, torch.zeros(4, 17))  # no head prefers any distance
+    torch.testing.assert_close(shipped.blocks[0].position_bias.bias.detach(), local_prior(4, 8))
+    assert (preset("live").n_layers, preset("live").n_heads, preset("live").d_model) == (3, 4, 128)  # shipped size
+
+
+def test_a_live_demo_checkpoint_keeps_its_recipe_and_a_bad_one_is_refused(corpus, tmp_path) -> None:
+    from attention_core.models.checkpoint import config_problem
+
+    run = TrainingRun(corpus, "live", default_probe(corpus))
+    run.start(TrainSettings(steps=2, minutes=None))
+    run.wait(60)
+    with zipfile.ZipFile(io.BytesIO(run.checkpoint_zip())) as archive:
+        archive.extractall(tmp_path)
+    model, _, _ = load_checkpoint(tmp_path / "my-attention-model")
+    assert model.config.position_bias_lr == 50.0 and not model.config.local_init
+    saved = dataclasses.asdict(model.config)
+    assert config_problem(saved) is None and config_problem(saved | {"position_bias_lr": 1}) is None
+    for bad in ("fast", 0, -1.0, float("nan"), 1e9, True, None):
+        assert "position_bias_lr" in str(config_problem(saved | {"position_bias_lr": bad})), bad
+
+
+@pytest.mark.slow
+def test_the_default_live_run_on_the_quran_turns_broad_heads_into_neighbour_heads() -> None:
+    """The Train page's default run, shortened to 150 steps (about 20 s here): every head is broad at step 0, and
+    at step 150 several have changed role and read the previous or the next word. Seeded, one torch thread: the
+    same weights at every step on every run (the snapshots' steps depend on the clock; the last is step 150)."""
+    from attention_core.models.head_roles import head_roles
+    from attention_core.training.corpora import load_corpus
+    from attention_core.training.emergence import role_changes
+    from attention_core.training.live import DEMO_PRESET
+
+    quran = load_corpus("quran")
+    run = TrainingRun(quran, DEMO_PRESET, default_probe(quran))
+    run.start(TrainSettings(steps=150, minutes=None))
+    run.wait(300)
+    progress = run.progress()
+    assert progress.status == "finished", progress.error
+    special = [label == "[CLS]" for label in progress.probe_labels]
+    roles = [head_roles(snapshot.weights, special) for snapshot in progress.snapshots]
+    assert {role for layer in roles[0].roles for role in layer} == {"broad"}  # nothing built in at step 0
+    assert progress.snapshots[-1].step == 150
+    end = [role for layer in roles[-1].roles for role in layer]
+    neighbours = sum(role in ("previous word", "next word") for role in end)
+    assert neighbours >= 2, end  # 4 here (1 previous word, 3 next word); 6 after the page's 2 minutes
+    changes = role_changes([s.step for s in progress.snapshots], roles)
+    assert len(changes) >= 4 and all(0 < change.step <= 150 for change in changes)  # 9 here

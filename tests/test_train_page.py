@@ -8,9 +8,9 @@ import torch
 from attention_core.models.head_roles import POSITIONAL_ROLES, ROLES, head_roles
 from attention_core.story.text import tokenize
 from attention_core.training.corpora import CorpusError, own_corpus
-from attention_core.training.live import _RUN_SLOTS, LIMITS, TrainingRun
+from attention_core.training.live import _RUN_SLOTS, DEMO_PRESET, LIMITS, TrainingRun
 from attention_core.words import N_
-from tests.conftest import assert_clean, figures, open_framed_link, open_page, values
+from tests.conftest import assert_clean, figure_of, figures, open_framed_link, open_page, values
 from tests.test_live_training import LINES as ANIMAL_LINES
 from ui.models import MINE, RUN_KEY
 from ui.training_roles import roles_caption
@@ -18,11 +18,11 @@ from ui.training_roles import roles_caption
 LINES = "\n".join(ANIMAL_LINES)
 
 
-def start_pasted_run(text: str = LINES, steps: int = 30):
+def start_pasted_run(text: str = LINES, steps: int = 30, preset: str = "tiny"):
     at = open_page("train")
     at.radio(key="train_corpus").set_value("paste text").run()
     at.text_area(key="train_paste").input(text).run()
-    at.selectbox(key="train_preset").set_value("tiny").run()
+    at.selectbox(key="train_preset").set_value(preset).run()
     at.radio(key="train_budget_by").set_value("steps").run()
     at.number_input(key="train_steps").set_value(steps).run()
     at.text_input(key="train_probe").input("the dog saw the boat").run()
@@ -34,6 +34,21 @@ def test_before_any_run_the_page_says_what_to_do() -> None:
     assert_clean(at)
     assert any("Start a new run" in info.value for info in at.info)
     assert RUN_KEY not in at.session_state
+
+
+def test_the_default_run_is_the_live_demo_on_the_quran_for_two_minutes_and_the_page_says_so() -> None:
+    """The defaults are the run bench/live_emergence.py measures (docs/runs/live_emergence.txt)."""
+    at = open_page("train")
+    assert at.selectbox(key="train_preset").value == DEMO_PRESET == "live"
+    assert at.radio(key="train_corpus").value == "Qurʾān (built in)"
+    assert at.number_input(key="train_minutes").value == 2.0 and at.radio(key="train_budget_by").value == "minutes"
+    options = at.selectbox(key="train_preset").options
+    assert options[0].startswith("live demo:") and "nothing built in" in options[0]
+    assert "built in on a neighbouring word" in options[1]  # the shipped recipe says what it starts with
+    (info,) = at.info
+    assert "live demo, the Qurʾān, 2 minutes" in info.value
+    intro = at.markdown[0].value
+    assert "noise" not in intro and "no head knows where to look at step 0" in intro
 
 
 @pytest.mark.parametrize(
@@ -106,13 +121,21 @@ def test_the_replay_shows_the_roles_of_the_heads_over_training_and_at_the_picked
         assert values(picked).tolist() == [[ROLES.index(role) for role in roles.roles[0]]]
         assert over["layout"]["shapes"][0]["x0"] == index - 0.5  # its column outlined in the roles over training
         assert any(f"The heads' roles at step {snapshots[index].step:,}" in m.value for m in at.markdown)
-    first, last = (head_roles(s.weights, special).roles[0] for s in (snapshots[0], snapshots[-1]))
-    positional = [sum(role in POSITIONAL_ROLES for role in roles) for roles in (first, last)]
-    changed = sum(a != b for a, b in zip(first, last, strict=True))
+    every = [head_roles(s.weights, special).roles[0] for s in snapshots]
+    positional = [sum(role in POSITIONAL_ROLES for role in roles) for roles in (every[0], every[-1])]
     caption = next(c.value for c in at.caption if c.value.startswith("Of the 2 heads, "))  # true for the figures:
-    steps = f"{positional[0]} at step {snapshots[0].step:,} and {positional[1]} at step {snapshots[-1].step:,}"
-    assert steps in caption
-    assert f"; {changed} {'head has' if changed == 1 else 'heads have'} a different role at the end" in caption
+    start, end = snapshots[0].step, snapshots[-1].step
+    assert f"{positional[0]} at step {start:,} and {positional[1]} at step {end:,}" in caption
+    changed = []
+    for head in range(2):
+        if every[-1][head] != every[0][head]:  # settled: the first snapshot of its last unbroken run of one role
+            settled = next(i for i in range(len(every), 0, -1) if every[i - 1][head] != every[-1][head])
+            changed.append(f"L1 H{head + 1} {every[0][head]} → {every[-1][head]} from step {snapshots[settled].step:,}")
+    if changed:
+        said = f"a different role at step {end:,} than at step {start:,}: {'; '.join(changed)}."
+        assert f"{len(changed)} {'head has' if len(changed) == 1 else 'heads have'} {said}" in caption
+    else:
+        assert f"No head has a different role at step {end:,} than at step {start:,}." in caption
     assert any(e.label == "How the roles are scored" for e in at.expander)
 
 
@@ -121,13 +144,108 @@ def test_the_roles_caption_counts_what_the_figures_show() -> None:
     roles = [head_roles(w, [True, False, False, False]) for w in (torch.full((1, 2, 4, 4), 0.25), previous)]
     assert [r.roles for r in roles] == [(("broad", "broad"),), (("previous word", "previous word"),)]
     assert roles_caption([0, 500], roles, 1).startswith(
-        "Of the 2 heads, 0 at step 0 and 2 at step 500 read by position (previous word, next word, self or sink); "
-        "2 heads have a different role at the end than at the start. Heads per role at step 500: previous word 2."
+        "Of the 2 heads, 0 at step 0 and 2 at step 500 read by position (previous word, next word, self or sink). "
+        "2 heads have a different role at step 500 than at step 0: L1 H1 broad → previous word from step 500; "
+        "L1 H2 broad → previous word from step 500. Heads per role at step 500: previous word 2."
     )
     assert roles_caption([0], roles[:1], 0).startswith(
         "Of the 2 heads, 0 at step 0 read by position (previous word, next word, self or sink). "
         "Heads per role at step 0: broad 2."
     )
+
+
+def test_the_caption_names_each_head_that_changed_and_the_step_from_which_it_kept_its_role() -> None:
+    """Four snapshots of 1 layer × 3 heads: H1 broad → self → previous word (kept from step 20), H2 broad → self and
+    back (not a change), H3 broad throughout."""
+    even, itself = torch.full((4, 4), 0.25), torch.eye(4)
+    previous = torch.eye(4).roll(-1, dims=1)
+
+    def snapshot(*heads: torch.Tensor):
+        return head_roles(torch.stack(heads)[None], [True, False, False, False])
+
+    roles = [
+        snapshot(even, even, even),
+        snapshot(itself, itself, even),
+        snapshot(previous, even, even),
+        snapshot(previous, even, even),
+    ]
+    assert [r.roles[0] for r in roles][1] == ("self", "self", "broad")
+    caption = roles_caption([0, 10, 20, 30], roles, 3)
+    assert "1 head has a different role at step 30 than at step 0: L1 H1 broad → previous word from step 20." in caption
+    assert "Of the 3 heads, 0 at step 0 and 1 at step 30 read by position" in caption
+    assert roles_caption([0, 10, 20, 30], [roles[0], roles[1], roles[0], roles[0]], 3).startswith(
+        "Of the 3 heads, 0 at step 0 and 0 at step 30 read by position (previous word, next word, self or sink). "
+        "No head has a different role at step 30 than at step 0."
+    )
+
+
+@pytest.mark.parametrize(
+    ("preset", "start"),
+    [
+        ("live", "before training: random weights, and a position bias that starts at 0 (no head prefers any place)"),
+        ("arabic", "a position bias built in that starts each head on a neighbouring word (−1, +1, −2, +2)"),
+        ("tiny", "before training: random weights (no position bias; word order only in the sinusoidal encoding)"),
+    ],
+)
+def test_step_0_is_headed_with_what_the_model_starts_with(preset: str, start: str) -> None:
+    at = start_pasted_run(steps=5, preset=preset)
+    run = at.session_state[RUN_KEY]
+    run.wait(60)
+    at.run()
+    assert_clean(at)
+    at.select_slider(key="train_replay").set_value(0).run()
+    assert_clean(at)
+    heading = next(m.value for m in at.markdown if m.value.startswith("**The probe's attention at step 0**"))
+    assert start in heading and "untrained" not in heading
+    assert any("The first (step 0) is before training: random weights" in c.value for c in at.caption)
+
+
+def test_a_loaded_model_s_first_snapshot_is_headed_as_loaded_not_as_random_weights() -> None:
+    first = start_pasted_run(steps=10)
+    first.session_state[RUN_KEY].wait(60)
+    first.run()
+    at = first
+    at.file_uploader(key="train_model_upload").upload(
+        "old.zip", first.session_state[RUN_KEY].checkpoint_zip(), "application/zip"
+    )
+    at.run()
+    at.button(key="train_further").click().run()
+    further = at.session_state[RUN_KEY]
+    further.wait(60)
+    at.run()
+    assert_clean(at)
+    at.select_slider(key="train_replay").set_value(0).run()
+    heading = next(m.value for m in at.markdown if m.value.startswith("**The probe's attention at step 10**"))
+    assert heading.endswith("the model as you loaded it, trained before") and "random" not in heading
+
+
+def test_while_training_the_roles_so_far_and_the_heads_that_changed_are_shown() -> None:
+    """A run as its thread publishes it (status running, three snapshots): the live view draws every head's role
+    at every snapshot so far and names the heads that changed."""
+    from attention_core.training.live import Snapshot
+
+    at = open_page("train")
+    run = TrainingRun(own_corpus("pasted text", ANIMAL_LINES), "tiny", tokenize("the dog saw"), model_label="tiny")
+    even, previous = torch.full((4, 4), 0.25), torch.eye(4).roll(-1, dims=1)
+    weights = [torch.stack([even, even]), torch.stack([previous, even]), torch.stack([previous, previous])]
+    run.probe_labels, run.probe_known = ("[CLS]", "the", "dog", "saw"), (True, True, True, True)
+    run._published.status = "running"  # as the thread does
+    run._published.snapshots = [
+        Snapshot(step, None if not step else 2.0, w[None]) for step, w in zip((0, 40, 80), weights, strict=True)
+    ]
+    at.session_state[RUN_KEY] = run
+    at.run()
+    assert not at.exception
+    assert any("The heads' roles so far" in m.value and "step 0 to 80" in m.value for m in at.markdown)
+    over = figure_of(at, "train_live_roles")
+    assert over["layout"]["meta"]["rows"] == ["L1 H1", "L1 H2"] and over["layout"]["meta"]["cols"] == ["0", "40", "80"]
+    assert values(over).reshape(2, 3).tolist() == [[4, 0, 0], [4, 4, 0]]  # broad (4) → previous word (0)
+    assert any(
+        "2 heads have a different role at step 80 than at step 0: L1 H1 broad → previous word from step 40; "
+        "L1 H2 broad → previous word from step 80." in c.value
+        for c in at.caption
+    )
+    run._published.status = "stopped"
 
 
 def test_a_new_session_never_sees_another_users_run() -> None:

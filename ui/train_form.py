@@ -26,7 +26,13 @@ _SAVED = "train_form"  # a plain key: it outlives the page's widgets
 
 # What the page and the file names call each preset: "arabic" alone would read as "the Arabic model". File names
 # keep these English words (attention-tiny-on-quran.zip); the page shows them translated (model_label).
-MODEL_LABELS = {"arabic": N_("shipped-recipe"), "tiny": N_("tiny"), "small": N_("small"), "base": N_("base")}
+MODEL_LABELS = {
+    "live": N_("live-demo"),
+    "arabic": N_("shipped-recipe"),
+    "tiny": N_("tiny"),
+    "small": N_("small"),
+    "base": N_("base"),
+}
 CORPUS_LABELS = {
     "quran": N_("the Qurʾān"),
     "hadith": N_("the hadith (Bukhari and Muslim)"),

@@ -1,5 +1,6 @@
 """The Train page's roles of the heads: every snapshot of the probe's attention named by head_roles, drawn as the
-roles over training and as the map of one snapshot."""
+roles over training (live, and under the replay with the map of the picked snapshot), with captions that say which
+heads changed role and from which step."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ import streamlit as st
 
 from attention_core.figures.head_maps import role_map, roles_over_training
 from attention_core.models.head_roles import POSITIONAL_ROLES, HeadRoles, head_roles
+from attention_core.training.emergence import role_changes
 from attention_core.training.live import Progress, Snapshot
 from ui.head_roles_view import HOW_ROLES_ARE_SCORED
 from ui.i18n import _, ngettext
-from ui.show import chart
+from ui.show import chart, left_to_right
 
 _CACHE = "train_roles_cache"  # (snapshots, their roles): a slider move recomputes only the snapshots that are new
 
@@ -38,13 +40,31 @@ def positional_heads(roles: HeadRoles) -> int:
     return sum(counts[role] for role in POSITIONAL_ROLES)
 
 
-def _flat(roles: HeadRoles) -> list[str]:
-    return [role for layer in roles.roles for role in layer]
+def changes_line(steps: Sequence[int], roles: Sequence[HeadRoles]) -> str:
+    """Which heads have another role at the last snapshot than at the first, and from which step they keep it
+    (role_changes), e.g. "2 heads have a different role at step 700 than at step 0: L3 H4 broad → previous word
+    from step 95; …"."""
+    changes = role_changes(steps, roles)
+    if not changes:
+        return _("No head has a different role at step {end:,} than at step {start:,}.").format(
+            start=steps[0], end=steps[-1]
+        )
+    each = _("; ").join(
+        _("{head} {before} → {after} from step {step:,}").format(
+            head=left_to_right(change.name), before=_(change.before), after=_(change.after), step=change.step
+        )
+        for change in changes
+    )
+    return ngettext(
+        "{n} head has a different role at step {end:,} than at step {start:,}: {changes}.",
+        "{n} heads have a different role at step {end:,} than at step {start:,}: {changes}.",
+        len(changes),
+    ).format(n=len(changes), start=steps[0], end=steps[-1], changes=each)
 
 
 def roles_caption(steps: Sequence[int], roles: Sequence[HeadRoles], picked: int) -> str:
-    """What the two figures show, in numbers: heads with a positional role at the first and last snapshot, how many
-    heads changed role between them, and the roles at the picked one."""
+    """What the two figures show, in numbers: heads with a positional role at the first and last snapshot, which
+    heads changed role between them and from which step, and the roles at the picked one."""
     n_layers, n_heads = roles[0].scores.shape[:2]
     total, first = n_layers * n_heads, positional_heads(roles[0])
     if len(steps) == 1:
@@ -55,21 +75,16 @@ def roles_caption(steps: Sequence[int], roles: Sequence[HeadRoles], picked: int)
             total,
         ).format(total=total, first=first, start=steps[0])
     else:
-        changed = sum(a != b for a, b in zip(_flat(roles[0]), _flat(roles[-1]), strict=True))
         ends = " ".join(
             (
                 ngettext(
                     "Of the {total} head, {first} at step {start:,} and {last} at step {end:,} read by position "
-                    "(previous word, next word, self or sink);",
+                    "(previous word, next word, self or sink).",
                     "Of the {total} heads, {first} at step {start:,} and {last} at step {end:,} read by position "
-                    "(previous word, next word, self or sink);",
+                    "(previous word, next word, self or sink).",
                     total,
                 ).format(total=total, first=first, start=steps[0], last=positional_heads(roles[-1]), end=steps[-1]),
-                ngettext(
-                    "{changed} head has a different role at the end than at the start.",
-                    "{changed} heads have a different role at the end than at the start.",
-                    changed,
-                ).format(changed=changed),
+                changes_line(steps, roles),
             )
         )
     counts = _(", ").join(f"{_(role)} {n}" for role, n in roles[picked].counts().items() if n)
@@ -99,9 +114,11 @@ def show_roles_over_training(progress: Progress, picked: int, rtl: bool) -> None
         st.markdown(_(HOW_ROLES_ARE_SCORED))
 
 
-def show_latest_roles(progress: Progress, rtl: bool) -> None:
-    """While training: the roles of the latest snapshot only (one head_roles and one small figure a second)."""
-    snapshot = progress.snapshots[-1]
-    roles = head_roles(snapshot.weights, probe_special(progress.probe_labels))
-    st.markdown(_("**The heads' roles at step {step:,}**").format(step=snapshot.step))
-    chart(role_map(roles, rtl=rtl, translate=_), "train_live_roles")
+def show_latest_roles(progress: Progress) -> None:
+    """While training: every head's role at every snapshot so far (each snapshot's roles computed once), and which
+    heads have changed role since step 0."""
+    roles = snapshot_roles(progress)
+    steps = [snapshot.step for snapshot in progress.snapshots]
+    st.markdown(_("**The heads' roles so far** (step {start:,} to {end:,})").format(start=steps[0], end=steps[-1]))
+    chart(roles_over_training(steps, roles, translate=_), "train_live_roles", table=False)
+    st.caption(changes_line(steps, roles) if len(steps) > 1 else _("One snapshot so far: no change to show yet."))

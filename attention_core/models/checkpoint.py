@@ -153,6 +153,11 @@ def config_problem(data: dict) -> Worded | None:
         value = data.get(name, getattr(EncoderConfig, name))
         if value is not None and (type(value) not in (int, float) or not 0.0 <= value < 1.0):
             return Worded(N_("{name} must be a number from 0 to 1, not {value}"), name=name, value=repr(value))
+    scale = data.get("position_bias_lr", EncoderConfig.position_bias_lr)
+    if type(scale) not in (int, float) or not 0.0 < scale <= 1000.0:
+        return Worded(
+            N_("{name} must be a number above 0, at most 1000, not {value}"), name="position_bias_lr", value=repr(scale)
+        )
     for name in ("sinusoidal", "position_bias", "local_init"):
         if type(data.get(name, getattr(EncoderConfig, name))) is not bool:
             return Worded(N_("{name} must be true or false"), name=name)

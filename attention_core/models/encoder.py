@@ -47,6 +47,7 @@ class EncoderConfig:
     position_bias: bool = False  # a learned bias per head and relative distance inside attention's scores
     max_distance: int = 8  # distances beyond ± this share one bias value
     local_init: bool = False  # start each head's position bias on a neighbour (−1, +1, −2, …) instead of 0
+    position_bias_lr: float = 1.0  # the position bias's learning rate, as a multiple of the trainer's
 
 
 PRESETS: dict[str, EncoderConfig] = {
@@ -67,6 +68,21 @@ PRESETS: dict[str, EncoderConfig] = {
         attention_dropout=0.0,
         position_bias=True,
         local_init=True,
+        max_len=256,
+    ),
+    # The Train page's live demo: the shipped model's size and shape with nothing built in. Its position bias
+    # starts at 0 (no head prefers any place) and learns 50 times faster than the other weights, so a class sees
+    # heads become previous- and next-word heads within a minute or two (at 1 ×: none in 2 minutes). Measured by
+    # bench/live_emergence.py (docs/runs/live_emergence.txt).
+    "live": EncoderConfig(
+        d_model=128,
+        n_heads=4,
+        n_layers=3,
+        d_ff=512,
+        dropout=0.1,
+        attention_dropout=0.0,
+        position_bias=True,
+        position_bias_lr=50.0,
         max_len=256,
     ),
 }

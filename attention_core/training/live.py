@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import copy
 import io
-import os
 import re
 import shutil
 import tempfile
@@ -61,10 +60,15 @@ class Limits:
 
 
 LIMITS = Limits()
+DEMO_PRESET = "live"  # the Train page's default recipe: nothing built in, so the heads' roles emerge in the run
 SNAPSHOT_EVERY_S = 2.0  # seconds of training between two snapshots of the probe's attention
 MAX_SNAPSHOTS = 90  # when reached, every other snapshot is dropped (the replay keeps its whole span)
 
-TRAINING_THREADS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+# One torch thread trains. On two cores shared with page runs and other work, a second OpenMP thread waits for the
+# first at every parallel region: a median 1.97 steps/s against 8.18 with one thread, 5 stretches each under a load
+# of about 5 (bench/training_threads.py, docs/runs/training_threads.txt). On an idle machine two threads were 14 %
+# faster (6,560 against 7,650 words/s), a gain a shared server rarely sees.
+TRAINING_THREADS = 1
 _RUN_SLOTS = threading.BoundedSemaphore(LIMITS.max_runs_at_once)  # shared by every session of the server
 
 
@@ -349,8 +353,6 @@ class TrainingRun:
     # --- the thread ----------------------------------------------------------------------------------------------
 
     def _run(self, settings: TrainSettings, resume: bool, spent: Spent | None) -> None:
-        # Every core for training (the app's page runs use one torch thread each, ui/server.py): one thread trained
-        # the shipped recipe 14 % slower (6,560 against 7,650 words a second on the Qurʾān, 2 cores).
         torch.set_num_threads(TRAINING_THREADS)
         try:
             # 64 sentences a step, not the CLI's 96: a shared server holds a run's activations for every session's

@@ -97,11 +97,16 @@ def learning_rate(settings: TrainSettings, step: int, progress: float) -> float:
     return settings.lr * (settings.final_lr + (1 - settings.final_lr) * cosine)
 
 
-def _optimizer(model: torch.nn.Module, settings: TrainSettings) -> torch.optim.AdamW:
+def _optimizer(model: MaskedLanguageModel, settings: TrainSettings) -> torch.optim.AdamW:
     # No weight decay on biases, norms and position biases: decay would pull them towards zero for no gain.
     decay = [p for n, p in model.named_parameters() if p.dim() >= 2 and "position_bias" not in n]
     rest = [p for n, p in model.named_parameters() if not (p.dim() >= 2 and "position_bias" not in n)]
     groups = [{"params": decay, "weight_decay": settings.weight_decay}, {"params": rest, "weight_decay": 0.0}]
+    scale = model.config.position_bias_lr
+    if scale != 1.0:  # a group of its own, its learning rate `scale` times the others' (other models: 2 groups as ever)
+        biases = [p for n, p in model.named_parameters() if "position_bias" in n]
+        groups[1]["params"] = [p for p in rest if all(p is not b for b in biases)]
+        groups.append({"params": biases, "weight_decay": 0.0, "lr_scale": scale})
     return torch.optim.AdamW(groups, lr=settings.lr, betas=(0.9, 0.98), fused=False)
 
 
@@ -302,7 +307,7 @@ def train(
                 break
             lr = learning_rate(settings, settings.warmup if resume and spent is None else steps_done, progress)
             for group in optimizer.param_groups:
-                group["lr"] = lr
+                group["lr"] = lr * group.get("lr_scale", 1.0)
             batch = mask_words(
                 ids,
                 rate=settings.mask_rate,
