@@ -261,7 +261,7 @@ def test_long_column_labels_turn_instead_of_running_into_each_other() -> None:
 def test_numbers_get_the_decimals_their_largest_value_needs_and_zero_is_said_only_when_written() -> None:
     from attention_core.figures.numbers import decimals, reads_zero, written, written_alone
 
-    assert [decimals([v]) for v in (0.25, -14.67, 0.0027, 0.03, 0.0, 3e-9)] == [2, 2, 4, 3, 2, 6]
+    assert [decimals([v]) for v in (0.25, -14.67, 0.0027, 0.03, 0.0, 3e-9, 0.09996)] == [2, 2, 4, 3, 2, 6, 2]
     assert written(-0.00004, ".4f") == "0.0000" and written(0.00276, ".4f") == "0.0028"
     assert [written_alone(v) for v in (0.24, 0.0053, 0.00022, 0.0, -0.013, 14.67)] == [
         "0.24",
@@ -305,7 +305,7 @@ def test_a_map_of_heads_writes_each_head_with_its_own_digits() -> None:
     values = torch.tensor([[0.24, 0.0002], [0.0, 0.005]])
     figure = head_values(values, scale_title="moved", signed=False, knocked=[(1, 0)], largest=1.0)
     assert [list(row) for row in figure.data[0].text] == [["0.24", "0.00020"], ["✕ 0", "0.0050"]]
-    degrees = head_values(values * 100, scale_title="angle", signed=False, unit="°")
-    assert degrees.data[0].text[0][1] == "0.020°" and degrees.data[0].hovertemplate.startswith(
-        "%{y} %{x}: %{customdata}°"
-    )
+    degrees = head_values(values * 100, scale_title="angle", signed=False, unit="°", least_decimals=1)
+    assert [list(row) for row in degrees.data[0].text] == [["24.0", "0.020"], ["0", "0.50"]] and degrees.data[
+        0
+    ].hovertemplate.startswith("%{y} %{x}: %{customdata}°")

@@ -259,7 +259,11 @@ def show_head_importance(
     ranked = importance.ranked()
     guess = importance.measure == "guess"
     top = _(", ").join(
-        left_to_right(f"{head_name(layer, head)} ({written_alone(score, sign=guess)}{'' if guess else '°'})")
+        left_to_right(
+            f"{head_name(layer, head)} ("
+            + (written_alone(score, sign=True) if guess else f"{written_alone(score, least=1)}°")
+            + ")"
+        )
         for layer, head, score in ranked[:3]
     )
     order = [(layer, head) for layer, head, _score in ranked]

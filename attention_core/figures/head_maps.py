@@ -152,11 +152,13 @@ def head_values(
     rtl: bool = False,
     largest: float | None = None,
     unit: str = "",
+    least_decimals: int = 2,
 ) -> go.Figure:
     """Layers × heads, one number per head (values (n_layers, n_heads)), written in its cell with its own two
-    significant digits and `unit` ("°"); knocked-out heads are marked ✕. signed: a scale symmetric around 0 (red
-    below, blue above), and a + before a positive number; else white 0 to blue at `largest` (a share's 1, so 0.02
-    looks small) or, without it, at the largest value (a ranking)."""
+    significant digits and at least `least_decimals`; knocked-out heads are marked ✕; the hover adds `unit` ("°";
+    the cells leave it to the colour bar's title, where 12 heads leave little room). signed: a scale symmetric
+    around 0 (red below, blue above), and a + before a positive number; else white 0 to blue at `largest` (a
+    share's 1, so 0.02 looks small) or, without it, at the largest value (a ranking)."""
     values = values.detach().float()
     n_layers, n_heads = values.shape
     axes = _head_axes(n_layers, n_heads, rtl)
@@ -170,11 +172,17 @@ def head_values(
     # head that changed something; the hover gives three.
     mark = [[KNOCKED if (layer, head) in knocked else "" for head in range(n_heads)] for layer in range(n_layers)]
     text = [
-        [mark[layer][head] + written_alone(float(values[layer, head]), sign=signed) + unit for head in range(n_heads)]
+        [
+            mark[layer][head] + written_alone(float(values[layer, head]), sign=signed, least=least_decimals)
+            for head in range(n_heads)
+        ]
         for layer in range(n_layers)
     ]
     hover = [
-        [written_alone(float(values[layer, head]), significant=3, sign=signed) for head in range(n_heads)]
+        [
+            written_alone(float(values[layer, head]), significant=3, sign=signed, least=least_decimals)
+            for head in range(n_heads)
+        ]
         for layer in range(n_layers)
     ]
     trace = {
@@ -203,9 +211,11 @@ def importance_map(
     grew surer without the head), so that measure gets a scale symmetric around 0; the sentence's turn is in
     degrees."""
     guess = importance.measure == "guess"
-    title = N_("fall in p") if guess else N_("angle")
+    if guess:
+        return head_values(importance.scores, scale_title=N_("fall in p"), signed=True, knocked=knocked, rtl=rtl)
+    angle = N_("angle (°)")  # one decimal is enough for a turn: 0.54, 5.9, 40.4
     return head_values(
-        importance.scores, scale_title=title, signed=guess, knocked=knocked, rtl=rtl, unit="" if guess else "°"
+        importance.scores, scale_title=angle, signed=False, knocked=knocked, rtl=rtl, unit="°", least_decimals=1
     )
 
 

@@ -47,6 +47,7 @@ def decimals(
     largest = float(np.abs(finite).max()) if finite.size else 0.0
     if largest == 0.0:
         return least
+    largest = float(f"{largest:.{significant - 1}e}")  # as rounded: 0.09996 is 0.10, two decimals, not 0.100
     return min(MOST_DECIMALS, max(least, significant - 1 - math.floor(math.log10(largest))))
 
 
@@ -61,10 +62,12 @@ def written(value: float, spec: str) -> str:
     return text.lstrip("-+") if float(text) == 0.0 else text
 
 
-def written_alone(value: float, *, significant: int = SIGNIFICANT, sign: bool = False) -> str:
-    """One number with its own `significant` significant digits (0.24, 0.0053, 0.00022, −0.013), at least two
+def written_alone(
+    value: float, *, significant: int = SIGNIFICANT, sign: bool = False, least: int = LEAST_DECIMALS
+) -> str:
+    """One number with its own `significant` significant digits (0.24, 0.0053, 0.00022, −0.013), at least `least`
     decimals, 0 for a true zero (or one past MOST_DECIMALS). sign: a + before a positive number."""
-    places = decimals([value], significant=significant)
+    places = decimals([value], significant=significant, least=least)
     text = written(value, f"{'+' if sign else ''}.{places}f")
     return "0" if float(text) == 0.0 else text
 
