@@ -5,8 +5,13 @@
 
 For each part of the training mix (the Qurʾān, the hadith), on its held-out lines only (line i when i % 10 == 9),
 on the very same masks for every method: the model, the left+right bigram and the unigram, counted on the same
-training text. Two protocols: every word masked in turn (no sampling noise) and 15 % masked at once (3 seeds).
-Then the learning curve (held-out top-1 against minutes of training) from the run's metrics.jsonl.
+training text. Protocols: every word masked in turn (no sampling noise), 15 % masked at once (3 seeds), and short
+text as a class types it: each line read in consecutive windows of 40 and of 12 words, each window alone, every
+word masked in turn. Then the learning curve (held-out top-1 against minutes of training) from metrics.jsonl.
+
+Besides the markdown: every number as JSON in docs/runs/arabic_model_report.json (--render-only writes the markdown
+again from it), and the short-text numbers in scores.json beside the checkpoint (the shipped model's is read by the
+Fill the blank page); neither for a partial look (--max-lines).
 """
 
 from __future__ import annotations
@@ -25,7 +30,14 @@ from attention_core.training.batches import Lexicon
 from attention_core.training.corpora import Corpus, load_corpus
 from attention_core.training.evaluate import evaluate, train_counts
 
-PROTOCOLS = {"every-word": "every word masked in turn", "random": "15 % masked at once, 3 seeds"}
+# name → (what the table calls it, evaluate's arguments)
+PROTOCOLS: dict[str, tuple[str, dict]] = {
+    "every-word": ("every word masked in turn", {"mode": "every-word"}),
+    "random": ("15 % masked at once, 3 seeds", {"mode": "random", "rate": 0.15, "seeds": 3}),
+    "window-40": ("40-word windows, every word in turn", {"mode": "every-word", "window": 40}),
+    "window-12": ("12-word windows, every word in turn", {"mode": "every-word", "window": 12}),
+}
+SHORT_TEXT = {"every-word": "whole lines", "window-40": "40-word windows", "window-12": "12-word windows"}
 TARGETS = {"quran": 5.0, "hadith": 3.0}  # issue 10: points of top-1 above the left+right bigram, held-out lines
 
 
@@ -35,12 +47,11 @@ def scores(checkpoint: Path, corpus: Corpus, max_lines: int | None) -> dict[str,
     lexicon = Lexicon(vocabulary)
     counts = train_counts(lexicon, corpus, model.config.max_len)
     results = {}
-    for mode in PROTOCOLS:
+    for name, (_, arguments) in PROTOCOLS.items():
         started = time.monotonic()
-        results[mode] = evaluate(
-            model, lexicon, corpus, mode=mode, rate=0.15, seeds=3, max_lines=max_lines, counts=counts
-        )
-        results[mode]["seconds"] = time.monotonic() - started
+        results[name] = evaluate(model, lexicon, corpus, max_lines=max_lines, counts=counts, **arguments)
+        results[name]["seconds"] = time.monotonic() - started
+        print(f"{name}: {results[name]['seconds']:.0f} s", file=sys.stderr)
     return results
 
 
@@ -50,14 +61,43 @@ def score_table(results: dict[str, dict]) -> str:
         "unigram top-1 | model − bigram (top-1) | target |\n" + "|---" * 10 + "|"
     )
     rows = []
-    for mode, result in results.items():
+    for protocol, result in results.items():
         for name, part in result.get("parts", {result["corpus"]: result}).items():
             rows.append(
-                f"| {name} | {PROTOCOLS[mode]} | {part['n_masked']:,} | **{part['top1']:.1%}** | {part['top5']:.1%} | "
+                f"| {name} | {PROTOCOLS[protocol][0]} | {part['n_masked']:,} | **{part['top1']:.1%}** | "
+                f"{part['top5']:.1%} | "
                 f"{part['bigram_top1']:.1%} | {part['bigram_top5']:.1%} | {part['unigram_top1']:.1%} | "
                 f"{100 * (part['top1'] - part['bigram_top1']):+.1f} points | {target_cell(name, part)} |"
             )
     return "\n".join([header, *rows])
+
+
+def short_text(results: dict[str, dict]) -> dict[str, dict[str, dict]]:
+    """{corpus: {reading: top-1 of the model and the bigram, masks, words per window}} for whole lines and windows."""
+    table: dict[str, dict[str, dict]] = {}
+    for protocol, reading in SHORT_TEXT.items():
+        for name, part in results[protocol].get("parts", {results[protocol]["corpus"]: results[protocol]}).items():
+            table.setdefault(name, {})[reading] = {
+                "top1": part["top1"],
+                "bigram_top1": part["bigram_top1"],
+                "masks": part["n_masked"],
+                "words_per_window": round(part["n_masked"] / max(part["n_read"], 1), 1),
+            }
+    return table
+
+
+def short_text_table(table: dict[str, dict[str, dict]]) -> str:
+    rows = [
+        "| held-out text | read as | words per window (mean) | masks | model top-1 | bigram top-1 | model − bigram |",
+        "|---" * 7 + "|",
+    ]
+    for name, readings in table.items():
+        for reading, r in readings.items():
+            rows.append(
+                f"| {name} | {reading} | {r['words_per_window']:g} | {r['masks']:,} | **{r['top1']:.1%}** | "
+                f"{r['bigram_top1']:.1%} | {100 * (r['top1'] - r['bigram_top1']):+.1f} points |"
+            )
+    return "\n".join(rows)
 
 
 def target_cell(name: str, part: dict) -> str:
@@ -95,23 +135,55 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", default="quran,hadith", help="the mix to score, each part on its own")
     parser.add_argument("--max-lines", type=int, default=None, help="score only the first held-out lines of each")
     parser.add_argument("--out", type=Path, default=Path("docs/arabic-model-scores.md"), help="markdown written")
+    parser.add_argument(
+        "--results",
+        type=Path,
+        default=Path("docs/runs/arabic_model_report.json"),
+        help="every number measured, as JSON (the run's record; written unless --max-lines)",
+    )
+    parser.add_argument(
+        "--render-only", action="store_true", help="write the markdown and scores.json from --results, scoring nothing"
+    )
     args = parser.parse_args(argv)
-    torch.manual_seed(0)
-    results = scores(args.checkpoint, load_corpus(args.corpus), args.max_lines)
-    print(json.dumps(results, ensure_ascii=False, default=float))
-    config = json.loads((args.checkpoint / "config.json").read_text(encoding="utf-8"))
-    metrics = args.checkpoint / "metrics.jsonl"
+    if args.render_only:
+        results = json.loads(args.results.read_text(encoding="utf-8"))["results"]
+    else:
+        torch.manual_seed(0)
+        results = scores(args.checkpoint, load_corpus(args.corpus), args.max_lines)
+        if not args.max_lines:
+            record = {"checkpoint": str(shown_path(args.checkpoint)), "corpus": args.corpus, "results": results}
+            args.results.write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+            print(f"wrote {args.results}")
+    if not args.max_lines:
+        scores_json = args.checkpoint / "scores.json"
+        measured = {"written_by": "bench/arabic_model_report.py", "short_text": short_text(results)}
+        scores_json.write_text(json.dumps(measured, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {scores_json}")
+    args.out.write_text(report(results, args.checkpoint, args.max_lines) + "\n", encoding="utf-8")
+    print(f"wrote {args.out}")
+    return 0
+
+
+def report(results: dict[str, dict], checkpoint: Path, max_lines: int | None) -> str:
+    """The markdown page: the scores, short text, the learning curve and the model's settings."""
+    config = json.loads((checkpoint / "config.json").read_text(encoding="utf-8"))
+    metrics = checkpoint / "metrics.jsonl"
     start = json.loads(metrics.read_text(encoding="utf-8").splitlines()[0]) if metrics.is_file() else {}
-    lines_note = f"the first {args.max_lines:,} held-out lines of each" if args.max_lines else "every held-out line"
-    text = "\n\n".join(
+    lines_note = f"the first {max_lines:,} held-out lines of each" if max_lines else "every held-out line"
+    return "\n\n".join(
         [
             "# The shipped Arabic model's scores\n\nWritten by `python bench/arabic_model_report.py` "
-            f"({time.strftime('%Y-%m-%d')}); do not edit by hand. Checkpoint `{shown_path(args.checkpoint)}`, "
+            f"({time.strftime('%Y-%m-%d')}); do not edit by hand. Checkpoint `{shown_path(checkpoint)}`, "
             f"{lines_note}.",
             "## Held-out masked-word accuracy (same masks for every method)\n\n" + score_table(results),
             "A masked word the model cannot guess (not among its output words) is a miss for every method; punctuation "
-            "is never masked. The bigram scores a word w by P(w | left) · P(right | w), counted on the same training "
-            "text (β = 10).",
+            "and lone marks (a lone tatweel) are never masked, and no method may answer with one. The bigram scores "
+            "a word w by P(w | left) · P(right | w), counted on the same training text (β = 10).",
+            "## Short text: whole lines against 40- and 12-word windows\n\nA class types short sentences. Here each "
+            "held-out line is also read in consecutive windows of 40 and of 12 words (the marks between them ride "
+            "along; a line's last window, or a line shorter than that, is shorter), each window alone with its own "
+            "[CLS], and every word is masked in turn. The bigram sees the window's edges as the model does: no word "
+            "beyond them.\n\n" + short_text_table(short_text(results)),
             "## Learning curve (held-out top-1 during training, "
             f"{start.get('settings', {}).get('eval_lines', '?')} lines of each part)\n\n"
             + (learning_curve(metrics) if metrics.is_file() else "(no metrics.jsonl beside the checkpoint)"),
@@ -119,9 +191,6 @@ def main(argv: list[str] | None = None) -> int:
             f"`{json.dumps(start.get('settings', {}))}`",
         ]
     )
-    args.out.write_text(text + "\n", encoding="utf-8")
-    print(f"wrote {args.out}")
-    return 0
 
 
 if __name__ == "__main__":

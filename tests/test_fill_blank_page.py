@@ -1,0 +1,61 @@
+"""Fill the blank offers only what it can answer, and says what to expect from a short sentence (issue 23, points 7
+and 9): its English example chips led to "no English masked-word model"."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import assert_clean, open_framed_link, open_page
+
+from attention_core.models.trained import SHIPPED
+
+
+def test_every_example_chip_on_fill_the_blank_gets_guesses() -> None:
+    at = open_page("fill_blank")
+    chips = at.pills(key="fill_blank_example").options
+    assert chips  # some examples are offered …
+    for chip in chips:
+        at.pills(key="fill_blank_example").set_value(chip).run()
+        assert_clean(at)
+        assert not [i.value for i in at.info if "masked-word head" in i.value], chip  # … and none is a dead end
+        assert len(at.dataframe[0].value) == 5, chip  # each one is answered with guesses
+
+
+def measured() -> dict:
+    return json.loads((SHIPPED / "scores.json").read_text(encoding="utf-8"))["short_text"]
+
+
+def test_fill_the_blank_says_what_to_expect_from_a_short_sentence() -> None:
+    """The caption quotes the shipped model's measured top-1 in 12-word windows and on whole lines, and the bigram's."""
+    short = measured()
+    at = open_page("fill_blank")
+    assert_clean(at)
+    (caption,) = [c.value for c in at.caption if "Short sentences" in c.value]
+    hadith, quran = short["hadith"], short["quran"]
+    for share in (
+        hadith["12-word windows"]["top1"],
+        quran["12-word windows"]["top1"],
+        hadith["whole lines"]["top1"],
+        quran["whole lines"]["top1"],
+        hadith["12-word windows"]["bigram_top1"],
+        quran["12-word windows"]["bigram_top1"],
+    ):
+        assert f"{round(100 * share)}%" in caption
+    fewer = all(part["12-word windows"]["top1"] < part["whole lines"]["top1"] for part in (hadith, quran))
+    smaller_lead = all(
+        part["12-word windows"]["top1"] - part["12-word windows"]["bigram_top1"]
+        < part["whole lines"]["top1"] - part["whole lines"]["bigram_top1"]
+        for part in (hadith, quran)
+    )
+    assert ("expect fewer right first guesses" in caption) == fewer
+    assert ("smaller lead" in caption) == (fewer and smaller_lead)
+
+
+@pytest.mark.parametrize("lang", ["ar"])
+def test_the_short_sentence_caption_in_arabic(lang: str) -> None:
+    at = open_framed_link("fill_blank", lang=lang)
+    assert_clean(at)
+    quran_short = measured()["quran"]["12-word windows"]["top1"]
+    captions = [c.value for c in at.caption if f"{round(100 * quran_short)}" in c.value]
+    assert captions and not any("Short sentences" in c for c in captions)  # translated
