@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import assert_clean, open_framed_link, open_page
+from conftest import assert_clean, hidden_word_pills, open_framed_link, open_page, type_sentence
 
 from attention_core.models.trained import SHIPPED
 
@@ -59,3 +59,12 @@ def test_the_short_sentence_caption_in_arabic(lang: str) -> None:
     quran_short = measured()["quran"]["12-word windows"]["top1"]
     captions = [c.value for c in at.caption if f"{round(100 * quran_short)}" in c.value]
     assert captions and not any("Short sentences" in c for c in captions)  # translated
+
+
+def test_a_lone_tatweel_is_not_offered_as_a_word_to_hide() -> None:
+    """Held-out hadith sets phrases off with lone tatweels: hiding one asked the model for a word where none is."""
+    at = type_sentence(open_page("fill_blank"), "fill_blank", "نزل على أجداده ـ أو قال أخواله ـ من الأنصار")
+    assert_clean(at)
+    words = ["نزل", "على", "أجداده", "أو", "قال", "أخواله", "من", "الأنصار"]
+    assert list(hidden_word_pills(at).options) == words
+    assert all(at.dataframe[0].value["word"])  # and every guess is a written word
