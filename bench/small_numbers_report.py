@@ -73,28 +73,29 @@ def emoji(model: object) -> None:
     tokens = tokenize(EMOJI)
     sentence = model.sentence(tokens)  # type: ignore[attr-defined]
     unknown = [i for i, ok in enumerate(sentence.known) if not ok]
-    # The same V with the model's own trained [UNK] vector (what its layers read) in the unknown words' rows.
-    trained_unk = model.model.word_embeddings.weight[model.unk_id].detach()  # type: ignore[attr-defined]
-    before = sentence.V.clone()
-    before[unknown] += trained_unk
-    print(f"\n## V·Vᵀ on MiniLM (dot, with positions), {EMOJI!r}; unknown: {[sentence.labels[i] for i in unknown]}")
-    for name, V in (("[UNK] as the model's trained vector", before), ("[UNK] as zero (the rule)", sentence.V)):
-        S = V @ V.T
-        pairs = S[unknown][:, unknown]
-        off = pairs[~torch.eye(len(unknown), dtype=torch.bool)]
-        row, column = divmod(int(S.argmax()), S.shape[1])
-        print(
-            f"{name}: unknown pairs {float(off.min()):.2f}–{float(off.max()):.2f}; largest value "
-            f"{float(S.max()):.2f} at {sentence.labels[row]}·{sentence.labels[column]}"
-        )
-    cosines = similarity(sentence.V, "cosine")
     known = [i for i, ok in enumerate(sentence.known) if ok]
-    real = cosines[known][:, known][~torch.eye(len(known), dtype=torch.bool)]
-    off = cosines[unknown][:, unknown][~torch.eye(len(unknown), dtype=torch.bool)]
-    print(
-        f"cosines, [UNK] as zero: unknown pairs {float(off.min()):.2f}–{float(off.max()):.2f} (their positions alone; "
-        f"neighbouring places are alike), pairs of real words {float(real.min()):.2f}–{float(real.max()):.2f}"
-    )
+    # Every word of this sentence is one piece, so its position vector is the table's row for its place.
+    positions = model.model.position_embeddings.weight[1 : len(tokens) + 1].detach()  # type: ignore[attr-defined]
+    trained_unk = model.model.word_embeddings.weight[model.unk_id].detach()  # type: ignore[attr-defined]
+    words = model.sentence(tokens, use_position=False).words  # type: ignore[attr-defined]
+    rules = {
+        "[UNK] as the model's trained vector": words + positions,
+        "[UNK]'s word vector zero, its position kept": words + positions,
+        "the unread word's whole row zero (the rule)": sentence.V,
+    }
+    rules["[UNK] as the model's trained vector"][unknown] += trained_unk
+    print(f"\n## V·Vᵀ on MiniLM (with positions), {EMOJI!r}; unknown: {[sentence.labels[i] for i in unknown]}")
+    for name, V in rules.items():
+        for metric in ("dot", "cosine"):
+            S = similarity(V, metric)
+            off = S[unknown][:, unknown][~torch.eye(len(unknown), dtype=torch.bool)]
+            real = S[known][:, known][~torch.eye(len(known), dtype=torch.bool)]
+            row, column = divmod(int(S.argmax()), S.shape[1])
+            print(
+                f"{name}, {metric}: unknown pairs {float(off.min()):.2f}–{float(off.max()):.2f}; pairs of real "
+                f"words {float(real.min()):.2f}–{float(real.max()):.2f}; largest value {float(S.max()):.2f} at "
+                f"{sentence.labels[row]}·{sentence.labels[column]}"
+            )
 
 
 def pairs(model: object) -> None:

@@ -48,7 +48,7 @@ if sentence is None:
 
 embedded = embed(sentence, choice)
 labels = word_labels(embedded.labels, embedded.known)
-flag_unknown_words(embedded.labels, embedded.known)
+flag_unknown_words(embedded.labels, embedded.known, in_v=True)
 cosine = metric == "cosine"
 # Cosine is the dot product of unit vectors, so the cosine story runs on the normalised sentence V̂.
 V = unit_vectors(embedded.V) if cosine else embedded.V

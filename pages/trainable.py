@@ -100,7 +100,7 @@ if sentence is None:
 
 embedded = embed(sentence, choice)
 labels = word_labels(embedded.labels, embedded.known)
-flag_unknown_words(embedded.labels, embedded.known)
+flag_unknown_words(embedded.labels, embedded.known, in_v=True)
 n, d = embedded.V.shape
 head_options = [h for h in (1, 2, 4, 8) if d % h == 0]
 n_heads = heads_col.select_slider(

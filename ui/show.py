@@ -92,15 +92,25 @@ def flag_model_cut(n_tokens: int, n_read: int) -> None:
         )
 
 
-def flag_unknown_words(labels: list[str], known: tuple[bool, ...]) -> None:
+def flag_unknown_words(labels: list[str], known: tuple[bool, ...], *, in_v: bool = False) -> None:
+    """Name the words the model cannot read. in_v: the page draws V (Similarity, Trainable), where such a word's
+    row is zero (interface.unread_rows_as_zero); elsewhere the page draws the model's layers, which read the
+    model's one [UNK] token for each."""
     unknown = [w for w, ok in zip(labels, known, strict=True) if not ok]
-    if unknown:
-        st.warning(
-            _(
-                "The model has no learned vector for these (a character it never saw in training), so they share "
-                "one [UNK] vector, marked (?) on the axes: {words}"
-            ).format(words=_(", ").join(plain(word) for word in unknown))
+    if not unknown:
+        return
+    said = (
+        _(
+            "The model cannot read these (a character it never saw in training), marked (?) on the axes: their row "
+            "of V is zero, so they resemble no word: {words}"
         )
+        if in_v
+        else _(
+            "The model cannot read these (a character it never saw in training), marked (?) on the axes: its layers "
+            "read each as its one [UNK] token: {words}"
+        )
+    )
+    st.warning(said.format(words=_(", ").join(plain(word) for word in unknown)))
 
 
 # A grid of heads draws at most this many cells (MiniLM at 512 pieces would be 78 × 512² = 20 M); past it,

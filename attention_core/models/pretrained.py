@@ -23,7 +23,7 @@ from safetensors.torch import load_file
 from tokenizers import Tokenizer
 
 from attention_core.models.bert import BertConfig, BertEncoder, load_hf_weights
-from attention_core.models.interface import Analysis, AttentionModel, unknown_as_zero
+from attention_core.models.interface import Analysis, AttentionModel, unknown_as_zero, unread_rows_as_zero
 from attention_core.models.knock_out import Ablation, HeadSet, head_masks
 from attention_core.models.word_pieces import WordPieces
 from attention_core.story.embeddings import Sentence
@@ -167,8 +167,9 @@ class PretrainedModel(AttentionModel):
     def sentence(self, tokens: list[Token], use_position: bool = True, whole_words: bool = True) -> Sentence:
         """The typed words as V = E + P from the model's own tables (no [CLS]/[SEP]): E its word-piece vectors,
         with [UNK]'s zero (unknown_as_zero: every emoji is [UNK], and its trained vector made them the most alike
-        pair of a sentence), P its learned position vectors for the places the pieces take after [CLS]. A word of
-        several pieces is the average of its pieces' rows (whole_words), or each piece is a row of its own."""
+        pair of a sentence), P its learned position vectors for the places the pieces take after [CLS], and an
+        unread word's whole row zero (unread_rows_as_zero). A word of several pieces is the average of its pieces'
+        rows (whole_words), or each piece is a row of its own."""
         reading = self._read(tokens)
         model_tokens, ids, known = self.encode(tokens, reading)
         inner = slice(1, len(model_tokens) - 1)
@@ -176,14 +177,14 @@ class PretrainedModel(AttentionModel):
         E = unknown_as_zero(self.model.word_embeddings.weight[piece_ids], piece_ids == self.unk_id)
         P = self.model.position_embeddings.weight[1 : len(model_tokens) - 1]
         if not whole_words:
-            V = E + P if use_position else E
+            V = unread_rows_as_zero(E + P if use_position else E, known[inner])
             return Sentence(tuple(model_tokens[inner]), E, V, known[inner], learned_positions=True)
         pieces = self.word_pieces(tokens, reading)
         C = pieces.membership()[1:-1, inner]  # typed words × their pieces
         R = C / C.sum(dim=1, keepdim=True)
         words, positions = R @ E, R @ P
         typed = tuple(Token(label, label, is_word=True) for label in pieces.words[1:-1])
-        V = words + positions if use_position else words
+        V = unread_rows_as_zero(words + positions if use_position else words, pieces.known[1:-1])
         return Sentence(typed, words, V, pieces.known[1:-1], learned_positions=True)
 
 

@@ -16,7 +16,7 @@ import torch
 
 from attention_core.models.checkpoint import load_checkpoint
 from attention_core.models.encoder import EncoderConfig, MaskedLanguageModel
-from attention_core.models.interface import Analysis, MaskedWordModel
+from attention_core.models.interface import Analysis, MaskedWordModel, unread_rows_as_zero
 from attention_core.models.knock_out import Ablation, HeadSet, head_masks
 from attention_core.models.vocabulary import CLS, Vocabulary
 from attention_core.models.word_pieces import WordPieces
@@ -160,7 +160,8 @@ class TrainedModel(MaskedWordModel):
     @torch.no_grad()
     def sentence(self, tokens: list[Token], use_position: bool = True, whole_words: bool = True) -> Sentence:
         """The sentence as the model's first layer sees it (without its [CLS]): each word's vector (the mean of
-        its pieces' trained vectors, scaled by √d), plus the positional encoding of its place after [CLS].
+        its pieces' trained vectors, scaled by √d), plus the positional encoding of its place after [CLS]; a word it
+        cannot read is a zero row (unread_rows_as_zero).
         whole_words=False: one row per piece instead (its own vector, plus the position of its word)."""
         all_tokens, pieces, known = self.encode(tokens)
         scale = math.sqrt(self.model.config.d_model)
@@ -168,7 +169,7 @@ class TrainedModel(MaskedWordModel):
         add_position = use_position and self.model.config.sinusoidal
         if whole_words:
             words = self.model.embed(pieces, use_position=False)[0, 1:]
-            V = words + position if add_position else words
+            V = unread_rows_as_zero(words + position if add_position else words, known[1:])
             return Sentence(tokens=tuple(all_tokens[1:]), words=words, V=V, known=known[1:])
         rows, labels, row_known, places = [], [], [], []
         for place, token in enumerate(all_tokens[1:]):
@@ -179,7 +180,9 @@ class TrainedModel(MaskedWordModel):
                 places.append(place)
         words = self.model.embedding.weight[torch.tensor(rows, dtype=torch.long)] * scale
         V = words + position[torch.tensor(places, dtype=torch.long)] if add_position else words
-        return Sentence(tokens=tuple(labels), words=words, V=V, known=tuple(row_known))
+        return Sentence(
+            tokens=tuple(labels), words=words, V=unread_rows_as_zero(V, tuple(row_known)), known=tuple(row_known)
+        )
 
 
 def load_model(path: str | Path | None = None) -> TrainedModel:
