@@ -319,7 +319,7 @@ LESSONS: list[Lesson] = [
         "إنه سميع [MASK]",
         N_(
             "With every head the blank after the indefinite سميع is the indefinite عليم (0.56). Switch off layer 1, "
-            "head 1, the head that reads the word before, and عليم falls to 0.01: the first guess becomes حكيم (0.06), "
+            "head 1, the head that reads the word before, and عليم falls to 0.01: the first guess becomes حكيم (0.07), "
             "a word that fits after سميع far less often. Switch off head 2 (the word after) instead: عليم stays first "
             "(0.45). Press **Rank every head**: L1 H1 matters most."
         ),
