@@ -5,6 +5,7 @@ from attention_core.models.interface import Analysis, AttentionModel, MaskedWord
 from attention_core.models.multihead import MultiHeadAttention
 from attention_core.models.pretrained import PretrainedModel, load_minilm
 from attention_core.models.trained import TrainedModel, load_model
+from attention_core.readings.layers import layer_similarity, sentence_similarity
 from attention_core.story.attention import (
     Attention,
     attend,
@@ -38,6 +39,7 @@ __all__ = [
     "causal_mask",
     "embed_sentence",
     "is_right_to_left",
+    "layer_similarity",
     "load_minilm",
     "load_model",
     "normalise",
@@ -46,6 +48,7 @@ __all__ = [
     "preset",
     "random_projections",
     "read_sentence",
+    "sentence_similarity",
     "similarity",
     "tokenize",
 ]

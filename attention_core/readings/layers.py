@@ -1,0 +1,95 @@
+"""What the layers make of the words: each typed word's vector at every depth, and how alike they are there.
+
+The article's central claim is that attention lets higher layers work on relations, grammar and meaning rather
+than on raw words. Its measurable trace: the vectors of two texts with other words and the same meaning come
+closer through the layers, and those of the same words with another meaning (roles swapped, a negation) move
+apart. Depth 0 is the input V, word embedding + positions (the Similarity page's V), depth ℓ the output of layer ℓ:
+the residual stream the next layer reads (for a pre-norm model, before its LayerNorm; for MiniLM, post-norm, the
+layer's normalised output). A word read as several pieces is the mean of its pieces' vectors; [CLS] and [SEP]
+are left out: one row per typed word, as every other page draws them.
+
+Deep layers give every word a share of one common direction, so the raw cosine of any two words rises towards 1
+with depth and can hide what changed. `centred=True` subtracts the sentence's mean word vector at each depth
+before the cosine: what is left is how each word differs from the sentence's average, and two words compare by
+that (Ethayarajh 2019 measured the common direction; centring is the usual correction, e.g. Mu & Viswanath 2018).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+
+from attention_core.models.interface import AttentionModel
+from attention_core.models.knock_out import Ablation, HeadSet, head_masks
+from attention_core.story.text import tokenize
+
+
+@dataclass(frozen=True)
+class LayerStates:
+    """A text inside a model, depth by depth."""
+
+    words: tuple[str, ...]  # the typed words the model read, as the heatmaps label them
+    known: tuple[bool, ...]  # False for a word the model cannot read (its vector at depth 0 is zero)
+    states: torch.Tensor  # (n_layers + 1, n_words, d): depth 0 the input V, depth ℓ the output of layer ℓ
+
+    @property
+    def pooled(self) -> torch.Tensor:
+        """(n_layers + 1, d) the text's vector at each depth: the mean of its words' vectors."""
+        return self.states.mean(dim=1)
+
+
+@torch.no_grad()
+def layer_states(
+    model: AttentionModel, text: str, *, knock_out: HeadSet = (), ablation: Ablation = "zero"
+) -> LayerStates:
+    """Every typed word's vector at every depth, with the heads in `knock_out` ((layer, head) from 0) removed as
+    `analyze` removes them (all heads out: the words pass through the feed-forward layers alone)."""
+    tokens = tokenize(text)
+    tokens = tokens[: model.words_read(tokens)]
+    pieces = model.word_pieces(tokens)
+    words, known = pieces.typed_words()
+    typed = [i for i, special in enumerate(pieces.special) if not special]
+    membership = pieces.membership()[typed]  # (n_words, n_tokens) 1 where the token is a piece of the word
+    to_words = membership / membership.sum(dim=1, keepdim=True).clamp_min(1.0)  # the mean over a word's pieces
+    x = model.first_input(tokens)  # (1, n_tokens, d)
+    stream = []
+    for layer, removed in enumerate(head_masks(knock_out, model.n_layers, model.n_heads)):
+        x = model.run_layer(layer, x, removed, ablation)
+        stream.append(to_words @ x[0])  # (n_words, d)
+    V = model.sentence(tokens).V  # (n_words, d) the Similarity page's input: word embedding + positions
+    assert V.shape[0] == len(words), "the model's sentence and its word pieces disagree on the typed words"
+    return LayerStates(tuple(words), known, torch.stack([V, *stream]))
+
+
+def cosine_matrix(vectors: torch.Tensor, *, centred: bool = False) -> torch.Tensor:
+    """(…, n, d) → (…, n, n) cosines of every pair of rows; centred: of the rows less their mean. A zero row (an
+    unknown word at depth 0, or a one-word text centred) has cosine 0 with everything, itself included."""
+    if centred:
+        vectors = vectors - vectors.mean(dim=-2, keepdim=True)
+    unit = F.normalize(vectors, dim=-1)
+    return unit @ unit.transpose(-1, -2)
+
+
+def layer_similarity(
+    model: AttentionModel,
+    text: str,
+    centred: bool = False,
+    *,
+    knock_out: HeadSet = (),
+    ablation: Ablation = "zero",
+) -> torch.Tensor:
+    """(n_layers + 1, n, n) cosine similarities of the typed words' vectors at every depth: entry 0 the input V
+    (the Similarity page's V·Vᵀ as cosines), entry ℓ the output of layer ℓ."""
+    return cosine_matrix(layer_states(model, text, knock_out=knock_out, ablation=ablation).states, centred=centred)
+
+
+def sentence_similarity(
+    model: AttentionModel, text_a: str, text_b: str, *, knock_out: HeadSet = (), ablation: Ablation = "zero"
+) -> torch.Tensor:
+    """(n_layers + 1,) the plain cosine of the two texts' pooled vectors (the mean of their typed words' vectors;
+    [CLS], [SEP] and padding left out) at each depth."""
+    a = layer_states(model, text_a, knock_out=knock_out, ablation=ablation).pooled
+    b = layer_states(model, text_b, knock_out=knock_out, ablation=ablation).pooled
+    return F.cosine_similarity(a, b, dim=-1)
