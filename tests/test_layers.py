@@ -115,3 +115,20 @@ def test_sentence_similarity_is_the_cosine_of_the_mean_word_vectors_at_every_dep
     # The article's claim, on MiniLM's last layer: other words with the same meaning end closer than one word
     # that turns the meaning round.
     assert float(ours[-1]) > float(sentence_similarity(english(), a, "the film was terrible")[-1]) + 0.1
+
+
+@pytest.mark.parametrize("language", ["english", "arabic"])
+def test_each_sentence_set_holds_thirty_of_each_and_no_paragraph_names_its_topic(language: str) -> None:
+    from attention_core.readings.sets import sentence_sets
+    from attention_core.story.text import normalize_word
+
+    sets = sentence_sets(language)
+    assert len(sets.paraphrases) >= 30 and len(sets.same_words_other_meaning) >= 30
+    assert len(sets.topic_paragraphs) >= 30 and {topic for topic, _ in sets.topic_paragraphs} == set(sets.topics)
+    for topic, paragraph in sets.topic_paragraphs:
+        words = {normalize_word(t.surface) for t in tokenize(paragraph)}
+        stem = normalize_word(topic).removeprefix("ال")  # the Arabic topic without its article
+        assert not any(stem in word for word in words), (topic, paragraph)
+    for a, b in sets.same_words_other_meaning:  # the same words, give or take a negation or a case ending
+        words_a, words_b = set(a.split()), set(b.split())
+        assert max(len(words_a - words_b), len(words_b - words_a)) <= 3, (a, b)
