@@ -22,7 +22,7 @@ def main() -> None:
     from attention_core import load_model
     from attention_core.models.pretrained import load_minilm
     from attention_core.models.word_pieces import shown_attention
-    from attention_core.story.minimal_pairs import compare, pair_guesses
+    from attention_core.readings.minimal_pairs import compare, pair_guesses
     from attention_core.story.text import is_right_to_left, tokenize
     from ui.pairs_view import PAIRS
 

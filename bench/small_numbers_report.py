@@ -16,8 +16,8 @@ from attention_core.figures.numbers import number_format, written
 from attention_core.models.head_importance import final_states_one_head_out, head_importance
 from attention_core.models.pretrained import load_minilm
 from attention_core.models.word_pieces import shown_attention
+from attention_core.readings.minimal_pairs import compare
 from attention_core.story.attention import attend, similarity
-from attention_core.story.minimal_pairs import compare
 from attention_core.story.text import tokenize
 from attention_core.story.word_order import shuffle_effect, swapped_order
 

@@ -125,3 +125,33 @@ def test_the_readme_installs_the_cpu_torch_first_with_the_pin_requirements_txt_h
         assert steps[torch_step].endswith(f"torch{pin}")
         assert torch_step < min(i for i, step in enumerate(steps) if " -r requirements" in step)
     assert commands[1] in (ROOT / ".ci" / "run").read_text()
+
+
+# The floors of attention_core, bottom to top: story (the maths a learner reads, no model) → models → readings
+# (what the pages ask of a model) and training → figures. A floor imports only from floors below it.
+FLOORS = {"story": 0, "models": 1, "readings": 2, "training": 2, "figures": 3}
+
+
+def _imported_floors(path: Path) -> set[str]:
+    import ast
+
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+        names += [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+        for name in names:
+            parts = name.split(".")
+            if len(parts) > 1 and parts[0] == "attention_core" and parts[1] in FLOORS:
+                found.add(parts[1])
+    return found
+
+
+def test_each_floor_of_attention_core_reads_only_the_floors_below_it() -> None:
+    """story/ reads no model (minimal pairs, which take a model, live in readings/); models/ read no reading."""
+    upward = []
+    for floor, level in FLOORS.items():
+        for path in sorted((ROOT / "attention_core" / floor).glob("*.py")):
+            for other in _imported_floors(path) - {floor}:
+                if FLOORS[other] >= level:
+                    upward.append(f"{path.relative_to(ROOT)} imports attention_core.{other}")
+    assert upward == []

@@ -9,7 +9,7 @@ import torch
 from attention_core import load_model
 from attention_core.models.pretrained import load_minilm
 from attention_core.models.word_pieces import shown_attention
-from attention_core.story.minimal_pairs import align, compare, pair_guesses
+from attention_core.readings.minimal_pairs import align, compare, pair_guesses
 from attention_core.story.text import tokenize
 from ui.examples import LESSONS
 from ui.pairs_view import PAIRS

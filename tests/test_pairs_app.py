@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention_core import load_model
 from attention_core.models.word_pieces import shown_attention
-from attention_core.story.minimal_pairs import compare
+from attention_core.readings.minimal_pairs import compare
 from attention_core.story.text import read_sentence, tokenize
 from tests.bad_inputs import BAD_INPUTS
 from tests.conftest import assert_clean, figure_of, open_link, values

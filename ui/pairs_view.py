@@ -1,5 +1,5 @@
 """Minimal pairs on screen: the two sentence boxes and the built-in pairs, the two sentences read by one model and
-compared on their aligned words (attention_core.story.minimal_pairs), the guesses of both, the map of how much each
+compared on their aligned words (attention_core.readings.minimal_pairs), the guesses of both, the map of how much each
 head changed, and one head's A | B | B − A."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from attention_core.figures.head_maps import head_values
 from attention_core.figures.heatmaps import heatmap_grid
 from attention_core.figures.numbers import number_format, written, written_alone
 from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
-from attention_core.story.minimal_pairs import PairDifference, compare, pair_guesses
+from attention_core.readings.minimal_pairs import PairDifference, compare, pair_guesses
 from attention_core.story.text import CLS, MASK, SEP, ReadSentence, Token, read_sentence
 from ui.bidi import isolate, isolate_arabic
 from ui.following import follow_again, follow_until_picked, note_pick
