@@ -40,13 +40,10 @@ PROBE_MAX_WORDS = 24  # the probe is drawn once per head, small: longer ones are
 PRESET_NOTES = {  # the Model size options, each under its preset's name (as the CLI's --preset says it); the first
     # is the default: the live demo, whose heads must find their neighbours in the run
     DEMO_PRESET: N_(
-        "live demo: the shipped model's size (3 layers × 4 heads, d = 128), nothing built in: every head starts "
-        "spread evenly and learns where to look"
+        "live demo: nothing built in, every head learns where to look (the shipped model's size: 3 layers × 4 "
+        "heads, d = 128)"
     ),
-    "arabic": N_(
-        "shipped recipe: 3 layers × 4 heads, d = 128, each head's position bias built in on a neighbouring word "
-        "from step 0"
-    ),
+    "arabic": N_("shipped recipe: each head built in on a neighbouring word from step 0 (3 layers × 4 heads, d = 128)"),
     "tiny": N_("tiny: 1 layer × 2 heads, d = 32: learns fast, learns little"),
     "small": N_("small: 2 layers × 4 heads, d = 128, positions from the sinusoidal encoding only"),
     "base": N_("base: 4 layers × 8 heads, d = 256: slow on a shared server"),

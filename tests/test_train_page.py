@@ -43,8 +43,8 @@ def test_the_default_run_is_the_live_demo_on_the_quran_for_two_minutes_and_the_p
     assert at.radio(key="train_corpus").value == "Qurʾān (built in)"
     assert at.number_input(key="train_minutes").value == 2.0 and at.radio(key="train_budget_by").value == "minutes"
     options = at.selectbox(key="train_preset").options
-    assert options[0].startswith("live demo:") and "nothing built in" in options[0]
-    assert "built in on a neighbouring word" in options[1]  # the shipped recipe says what it starts with
+    assert options[0].startswith("live demo: nothing built in")  # what a closed box shows first
+    assert options[1].startswith("shipped recipe: each head built in on a neighbouring word from step 0")
     (info,) = at.info
     assert "live demo, the Qurʾān, 2 minutes" in info.value
     intro = at.markdown[0].value
