@@ -11,6 +11,7 @@ from attention_core.story.text import MASK, Token
 from ui.bidi import chip_row
 from ui.causal import show_words_before_only
 from ui.controls import sentence_input
+from ui.decision_view import show_decision
 from ui.examples import FILL_BLANK_EXAMPLES, FILL_BLANK_SENTENCE
 from ui.i18n import _, ngettext, reading_order
 from ui.knock_out_view import knock_out_controls, show_blank_attention_change, show_guess_change, show_head_importance
@@ -156,6 +157,7 @@ def follow_the_blank(analysis: Analysis, blank: int, rtl: bool) -> None:
     show_word_flow("fill_blank", analysis, TokenDisplay(whole_words=True, show_special=True), rtl, word=blank + 1)
 
 
+show_decision("fill_blank", model, sentence.tokens, tokens, analysis, sentence.rtl)
 show_words_before_only("fill_blank", model, tokens, analysis, k)
 knock_out(model, tokens, analysis, blank, k, sentence.rtl)
 follow_the_blank(analysis, blank, sentence.rtl)
