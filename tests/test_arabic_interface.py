@@ -28,6 +28,7 @@ PAGES = {
     "similarity": {"similarity_sentence": ARABIC_SENTENCE},
     "trainable": {"trainable_sentence": ARABIC_SENTENCE, "trainable_heads": "2"},
     "heads": {"heads_sentence": ARABIC_SENTENCE},
+    "abstraction": {"abstraction_sentence": ARABIC_SENTENCE},
     "pairs": {"pairs_sentence": "إنه هو السميع [MASK]", "pairs_sentence_b": "إنه سميع [MASK]"},
     "fill_blank": {"fill_blank_sentence": "إنه سميع [MASK]"},
     "word_order": {"word_order_sentence": ARABIC_SENTENCE},

@@ -23,7 +23,8 @@ from ui.corpora import PASTE, UPLOAD, chosen_corpus
 from ui.models import SHIPPED
 from ui.show import plain
 
-SENTENCE_PAGES = ["similarity", "trainable", "heads", "fill_blank", "word_order"]  # their widget keys start so
+# their widget keys start so
+SENTENCE_PAGES = ["similarity", "trainable", "heads", "abstraction", "fill_blank", "word_order"]
 INVISIBLE = "\x00\u200b\u200c\u200d\ufeff\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
 

@@ -253,6 +253,7 @@ EVERY_PAGE = {
     "similarity": (None, True),
     "trainable": ("W1 (query)", True),
     "heads": ("trained W1", True),
+    "abstraction": (None, True),
     "fill_blank": (None, False),  # rows are heads; the words are its columns
     "word_order": (None, True),
 }
@@ -606,7 +607,18 @@ def test_a_quiz_link_hides_the_heatmaps_until_reveal_in_an_arabic_browser(server
     context.close()
 
 
-ARABIC_PAGES = ["idea", "lessons", "similarity", "trainable", "heads", "pairs", "fill_blank", "word_order", "train"]
+ARABIC_PAGES = [
+    "idea",
+    "lessons",
+    "similarity",
+    "trainable",
+    "heads",
+    "abstraction",
+    "pairs",
+    "fill_blank",
+    "word_order",
+    "train",
+]
 
 
 def test_every_page_reads_right_to_left_in_arabic_and_english_switches_back(server: str, browser: object) -> None:

@@ -154,7 +154,7 @@ from streamlit.testing.v1 import AppTest
 at = AppTest.from_file("app.py", default_timeout=120)
 at.session_state["kept_sentence"] = "The animal didn't cross the street because it was too tired"
 at.run()
-for page in ["idea", "similarity", "trainable", "heads", "fill_blank", "word_order", "lessons", "train"]:
+for page in ["idea", "similarity", "trainable", "heads", "abstraction", "fill_blank", "word_order", "lessons", "train"]:
     at.switch_page(f"pages/{page}.py").run()
     assert not at.exception, (page, at.exception)
 loaded = [m for m in ("transformers", "sentence_transformers") if m in sys.modules]

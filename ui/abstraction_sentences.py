@@ -346,8 +346,9 @@ def _probe_file(path: str, modified: float) -> dict | None:
         return None
 
 
-def show_probe(path: Path = PROBE) -> None:
+def show_probe() -> None:
     """The Arabic model's linear probe, layer by layer, from its result file; or a plain line saying it is absent."""
+    path = PROBE
     results = _probe_file(str(path), path.stat().st_mtime) if path.is_file() else None
     tasks = [task for task in (results or {}).get("tasks", []) if task.get("accuracy")]
     if not tasks:
