@@ -12,9 +12,19 @@ import plotly.graph_objects as go
 import pytest
 import torch
 
-from attention_core.figures.query_key_map import axis_title, query_key_figure
+from attention_core.figures.heatmaps import enlarged
+from attention_core.figures.label_placement import text_width
+from attention_core.figures.query_key_map import (
+    PRESENTATION,
+    WIDE_FONT,
+    WIDE_LABELS_CSS,
+    WIDE_PX,
+    axis_title,
+    query_key_figure,
+)
 from attention_core.models.head_view import head_view
 from attention_core.models.pretrained import load_minilm
+from attention_core.models.query_key_words import drawn_queries_keys
 from attention_core.models.trained import load_model
 from attention_core.story.attention import causal_mask
 from attention_core.story.query_key_map import principal_axes, query_key_map
@@ -22,6 +32,7 @@ from attention_core.story.text import tokenize
 from tests.conftest import ARABIC, ARABIC_WORDS, assert_clean, figure_of, open_link, type_sentence, values
 from ui.examples import LESSONS
 from ui.query_key_view import map_caption
+from ui.style import PRESENTATION_SCALE
 
 FOX = "the quick brown fox jumps over the lazy dog"
 
@@ -103,7 +114,9 @@ def test_the_figure_tells_queries_from_keys_keeps_arabic_and_has_true_distances(
     go.Figure(figure.to_dict())  # Plotly's validator accepts every property
     queries, keys = (next(t for t in figure.data if (t.name or "").startswith(name)) for name in ("query", "key"))
     assert queries.marker.symbol != keys.marker.symbol and queries.marker.color != keys.marker.color
-    assert list(queries.text) == list(keys.text) == ARABIC_WORDS  # as typed, diacritics and all
+    shown = [word for trace in figure.data if trace.text is not None for word in trace.text if word]
+    assert set(shown) == set(ARABIC_WORDS)  # as typed, diacritics and all (some only on a wide screen: too close)
+    assert [text.split(":")[0] for text in keys.hovertext] == ARABIC_WORDS  # and each on hover
     assert "Noto Naskh Arabic" in figure.layout.font.family
     assert figure.layout.yaxis.scaleanchor == "x" and figure.layout.yaxis.scaleratio == 1
     assert figure.layout.xaxis.title.text == f"PC1 ({100 * qk.axis_shares[0]:.0f} % of the variance)"
@@ -280,3 +293,131 @@ def test_multi_head_opens_on_the_head_whose_map_explains_most_words_until_the_us
     at = open_link("heads", heads_sentence=TIRED, heads_layer="4", heads_head="2")  # a shared link names its head
     assert (at.selectbox(key="heads_layer").value, at.selectbox(key="heads_head").value) == (4, 2)
     assert not any("Opened on layer" in c.value for c in at.caption)
+
+
+# Where the map is drawn, as measured in Chromium (tests/test_browser_query_key_map.py measures the real thing): the
+# plot area's width in px, the px of the figure's height that are not plot, presentation mode, and whether the chart
+# is at least WIDE_PX wide (its wide-screen labels shown).
+PHONE = ("a 390 × 844 phone", 271, 138, False, False)
+ARABIC_PHONE = ("a 390 × 844 phone, Arabic", 278, 138, False, False)
+DESKTOP = ("a 1400 × 900 desktop", 853, 138, False, True)
+PROJECTOR = ("a 1280 × 720 projector", 639, 167, True, True)
+SMALL_PROJECTOR = ("a 1024 × 768 projector", 390, 167, True, False)
+# Chromium's box of an SVG text in these fonts, from the baseline: 1.09 em up and 0.66 em down (24 px at 14 px).
+ASCENT, DESCENT = 1.09, 0.66
+TIRED_WORDS = ["[CLS]", *TIRED.split(), "[SEP]"]
+
+
+def _drawn(figure: go.Figure, screen: tuple) -> tuple[list[tuple], list[tuple], tuple[float, float]]:
+    """The labels (word, box x0, y0, x1, y1 in px from the plot's top left) and markers (x, y, reach px) that `screen`
+    shows, and the plot's size: the figure as Plotly lays it out there (equal axes: the scale is the smaller of the
+    two, and the other axis's range widens about its centre), each label set around its point by plotly.js's rule
+    (textPointPosition: r = size / 1.6 + 1 px from the centre, baseline at 0.75 em + v·r + (v − 1)·0.5 em)."""
+    _, width, furniture, presentation, wide = screen
+    if presentation:
+        figure = enlarged(figure, 1.4)
+    font = figure.layout.font.size
+    height = figure.layout.height - furniture
+    (x0, x1), (y0, y1) = figure.layout.xaxis.range, figure.layout.yaxis.range
+    scale = min(width / (x1 - x0), height / (y1 - y0))
+    left, top = (x0 + x1) / 2 - width / scale / 2, (y0 + y1) / 2 + height / scale / 2
+    labels, markers = [], []
+    for trace in figure.data:
+        if trace.mode == "lines":
+            continue
+        only_wide = (trace.textfont.family or "").startswith(WIDE_FONT)
+        sizes = np.broadcast_to(trace.marker.size, len(trace.x))
+        for k, (x, y) in enumerate(zip(trace.x, trace.y, strict=True)):
+            px, py = (x - left) * scale, (top - y) * scale
+            if trace.marker.opacity != 0:
+                markers.append(
+                    (px, py, sizes[k] / 2 + 1 if trace.marker.symbol == "circle" else 1.3 * sizes[k] / 2 + 1)
+                )
+            text = trace.text[k] if trace.text is not None else ""
+            if not text or (only_wide and not wide):
+                continue
+            place = trace.textposition[k]
+            v = -1 if place.startswith("top") else 1 if place.startswith("bottom") else 0
+            h = -1 if place.endswith("left") else 1 if place.endswith("right") else 0
+            r = sizes[k] / 1.6 + 1
+            w = text_width(text, font)
+            baseline = py + 0.75 * font + v * r + (v - 1) * font / 2
+            start = px + h * r - (w / 2 if h == 0 else w if h < 0 else 0)
+            labels.append((text, start, baseline - ASCENT * font, start + w, baseline + DESCENT * font, px, py))
+    return labels, markers, (width, height)
+
+
+def _collisions(figure: go.Figure, screen: tuple) -> list[str]:
+    """Every pair of drawn labels whose boxes overlap, every label over a marker not at its own point, and every label
+    or marker not wholly inside the plot, on `screen`."""
+    labels, markers, (width, height) = _drawn(figure, screen)
+    found = []
+    for k, (word, a0, b0, a1, b1, px, py) in enumerate(labels):
+        if a0 < 0 or b0 < 0 or a1 > width or b1 > height:
+            found.append(f"{word} is cut by the plot's edge: {a0:.0f}, {b0:.0f}, {a1:.0f}, {b1:.0f}")
+        for other, c0, d0, c1, d1, *_ in labels[k + 1 :]:
+            if min(a1, c1) - max(a0, c0) > 0 and min(b1, d1) - max(b0, d0) > 0:
+                found.append(f"{word} overlaps {other}")
+        for mx, my, reach in markers:
+            own = abs(mx - px) < 1e-6 and abs(my - py) < 1e-6
+            if not own and min(a1, mx + reach) > max(a0, mx - reach) and min(b1, my + reach) > max(b0, my - reach):
+                found.append(f"{word} covers the marker at {mx:.0f}, {my:.0f}")
+    found += [
+        f"a marker at {x:.0f}, {y:.0f} is cut"
+        for x, y, r in markers
+        if min(x, y) < r or x > width - r or y > height - r
+    ]
+    return found
+
+
+def _page_map(model: object, sentence: str, layer: int, head: int, W12: bool = True) -> tuple[object, list[str]]:
+    """The map the Multi-head page draws for one head (whole words, [CLS] and [SEP] shown), and its words."""
+    tokens = tokenize(sentence)
+    view = head_view(model, tokens, layer, head, use_W1=W12, use_W2=W12)  # type: ignore[arg-type]
+    analysis = model.analyze(tokens)  # type: ignore[attr-defined]
+    drawn = drawn_queries_keys(view.V1, view.V2, view.weights, analysis, whole_words=True, show_special=True)
+    return query_key_map(drawn.V1, drawn.V2, drawn.weights), list(drawn.labels)
+
+
+def test_no_label_of_a_dense_map_overlaps_another_or_a_marker_or_is_cut_on_a_phone_or_a_projector() -> None:
+    """The map of "The animal didn't cross the street because it was too tired" (MiniLM; on a 390-px phone its labels
+    overlapped and "because" was cut at the left edge): on each screen, the labels it shows (boxes estimated from
+    their characters, the fair proxy tests/test_browser_query_key_map.py checks against Chromium's own boxes) meet no
+    other label, no other marker and no edge. A label that fits nowhere is left to the hover, and counted."""
+    for layer, head in ((0, 2), (5, 0), (2, 7)):  # the head the page opens on, and the densest two maps
+        qk, words = _page_map(load_minilm(), TIRED, layer, head)
+        assert words == TIRED_WORDS
+        figure = query_key_figure(qk, words)
+        for screen in (PHONE, DESKTOP, PROJECTOR, SMALL_PROJECTOR):
+            assert _collisions(figure, screen) == [], (layer, head, screen[0])
+        labels = {screen[0]: _drawn(figure, screen)[0] for screen in (PHONE, DESKTOP)}
+        assert len(labels[PHONE[0]]) >= 10 and len(labels[DESKTOP[0]]) > len(labels[PHONE[0]])
+        hidden = figure.layout.meta["hidden"]
+        assert hidden == {
+            "narrow": 2 * len(words) - len(labels[PHONE[0]]),
+            "wide": 2 * len(words) - len(labels[DESKTOP[0]]),
+        }
+        hover = [t for t in figure.data if t.hovertext is not None]
+        assert [len(t.hovertext) for t in hover] == [len(words)] * 2  # every point still named on hover
+    assert f"{hidden['wide']} on a wide screen, {hidden['narrow']} on a narrow one" in map_caption(qk, 1, hidden=hidden)
+
+
+def test_arabic_labels_and_one_cloud_keep_clear_too_and_the_legend_is_below_the_toolbar() -> None:
+    for layer, head in ((0, 0), (0, 2), (2, 3)):
+        qk, words = _page_map(load_model(), "ذهب الله بنورهم ولهم اساور من ذهب", layer, head)
+        figure = query_key_figure(qk, words, rtl=True)
+        for screen in (ARABIC_PHONE, PROJECTOR, SMALL_PROJECTOR):
+            assert _collisions(figure, screen) == [], (layer, head, screen[0])
+    qk, words = _page_map(load_minilm(), TIRED, 0, 2, W12=False)  # W1 and W2 off: one cloud, one label a word
+    assert qk.same_points
+    figure = query_key_figure(qk, words)
+    for screen in (PHONE, DESKTOP, PROJECTOR):
+        assert _collisions(figure, screen) == [], screen[0]
+    # Plotly's toolbar sits at the figure's top right; the legend is at the figure's bottom, under the axis title.
+    assert figure.layout.legend.yref == "container" and figure.layout.legend.y == 0
+    assert figure.layout.legend.yanchor == "bottom"
+
+
+def test_the_wide_screen_labels_are_hidden_below_wide_px_by_the_pages_css() -> None:
+    assert WIDE_FONT in WIDE_LABELS_CSS and f"@container (min-width: {WIDE_PX}px)" in WIDE_LABELS_CSS
+    assert PRESENTATION == PRESENTATION_SCALE  # the projector the labels are placed for is presentation mode's

@@ -15,6 +15,7 @@ FIXED_CSS_NAMES = {
     "_RTL_INTERFACE_CSS",
     "_PRESENTATION_CSS",
     "RTL_CHIPS_CSS",
+    "WIDE_LABELS_CSS",
     "presentation",
     "rtl_browser",
     "right_to_left",

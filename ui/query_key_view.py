@@ -154,8 +154,10 @@ def show_query_key_map(
         ),
     )
     qk = query_key_map(V1, V2, weights, per_query)
-    chart(query_key_figure(qk, labels, rtl=rtl, translate=_), f"{page}_qk_map", table=False)
-    st.caption(map_caption(qk, per_query, position_bias=position_bias, pooled=pooled, special=special))
+    figure = query_key_figure(qk, labels, rtl=rtl, translate=_)
+    chart(figure, f"{page}_qk_map", table=False)
+    hidden = figure.layout.meta["hidden"]
+    st.caption(map_caption(qk, per_query, position_bias=position_bias, pooled=pooled, special=special, hidden=hidden))
     return qk
 
 
@@ -166,8 +168,10 @@ def map_caption(
     position_bias: bool = False,
     pooled: bool = False,
     special: tuple[bool, ...] = (),
+    hidden: dict[str, int] | None = None,
 ) -> str:
-    """What the map on screen shows, in its own numbers."""
+    """What the map on screen shows, in its own numbers. hidden: the labels left off, on a narrow and a wide screen
+    (the figure's meta)."""
     n, (first, second) = qk.queries.shape[0], qk.axis_shares
     if qk.n_axes == 1:  # one dimension: the points are on a line, which keeps all of their variance
         kept = _("The plane keeps all of their variance: this head has one dimension, so the map is a line.")
@@ -235,4 +239,11 @@ def map_caption(
         )
     if position_bias:
         parts.append(_("The head's position bias B, added to every score, is not on the map."))
+    if hidden and any(hidden.values()):
+        parts.append(
+            _(
+                "Labels left off the map so that none overlaps another: {wide} on a wide screen, {narrow} on a narrow "
+                "one such as a phone; hover over or tap a point to read its word."
+            ).format(wide=hidden["wide"], narrow=hidden["narrow"])
+        )
     return " ".join(parts)

@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from attention_core.figures.heatmaps import enlarged
+from attention_core.figures.query_key_map import WIDE_LABELS_CSS
 from ui.i18n import _
 
 PRESENTATION_KEY = "presentation"
@@ -93,10 +94,12 @@ def browser_reads_right_to_left(locale: str | None) -> bool:
 
 def apply_style(presentation: bool, *, right_to_left: bool = False) -> None:
     """The page's CSS: text that finds its own direction, a right-to-left browser's sliders, an interface that reads
-    right to left (Arabic), and presentation mode's larger type."""
+    right to left (Arabic), presentation mode's larger type, and the query–key map's wide-screen labels shown only
+    in a wide chart."""
     rtl_browser = browser_reads_right_to_left(st.context.locale)
     st.html(
         _BIDI_CSS
+        + WIDE_LABELS_CSS
         + (_RTL_BROWSER_CSS if rtl_browser else "")
         + (_RTL_INTERFACE_CSS if right_to_left else "")
         + (_PRESENTATION_CSS if presentation else "")

@@ -16,6 +16,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention_core.figures.heatmaps import ARABIC_FONTS, Translate, lean_figure, untranslated
+from attention_core.figures.label_placement import Placement, Screen, place_labels
 from attention_core.story.query_key_map import QueryKeyMap
 from attention_core.words import N_
 
@@ -45,6 +46,7 @@ def axis_title(axis: int, share: float, n_axes: int, kept: float = 1.0, translat
 def _lines(qk: QueryKeyMap) -> list[dict[str, object]]:
     """The query → key lines, in LINE_STEPS groups (None between segments: one trace draws many lines)."""
     largest = max((weight for _, _, weight in qk.pairs), default=0.0)
+    queries, keys = qk.queries.numpy(), qk.keys.numpy()  # a numpy element is read faster than a tensor's
     traces: list[dict[str, object]] = []
     low = 0.0
     for up_to, width, opacity in LINE_STEPS:
@@ -55,8 +57,8 @@ def _lines(qk: QueryKeyMap) -> list[dict[str, object]]:
         x: list[float | None] = []
         y: list[float | None] = []
         for i, j in chosen:
-            x += [float(qk.queries[i, 0]), float(qk.keys[j, 0]), None]
-            y += [float(qk.queries[i, 1]), float(qk.keys[j, 1]), None]
+            x += [float(queries[i, 0]), float(keys[j, 0]), None]
+            y += [float(queries[i, 1]), float(keys[j, 1]), None]
         traces.append(
             {
                 "type": "scatter",
@@ -72,61 +74,45 @@ def _lines(qk: QueryKeyMap) -> list[dict[str, object]]:
     return traces
 
 
-# Where a label may sit around its point (Plotly's textposition), in the order tried, and its box's offset from the
-# point in units of (label width, label height, marker radius) for x and y (y up): (centre x, centre y).
-_PLACES = {
-    "top center": ((0.0, 0.0, 0.0), (0.0, 0.5, 1.0)),
-    "bottom center": ((0.0, 0.0, 0.0), (0.0, -0.5, -1.0)),
-    "middle right": ((0.5, 0.0, 1.0), (0.0, 0.0, 0.0)),
-    "middle left": ((-0.5, 0.0, -1.0), (0.0, 0.0, 0.0)),
-    "top right": ((0.5, 0.0, 0.7), (0.0, 0.5, 0.7)),
-    "top left": ((-0.5, 0.0, -0.7), (0.0, 0.5, 0.7)),
-    "bottom right": ((0.5, 0.0, 0.7), (0.0, -0.5, -0.7)),
-    "bottom left": ((-0.5, 0.0, -0.7), (0.0, -0.5, -0.7)),
-}
-_PLOT_PX = (880, -130)  # the plot area of a full-width map on a 1400-px screen: its width, and its height less this
-_CHARACTER_PX, _LINE_PX, _MARKER_PX = 7.5, 17.0, 7.0  # a 14-px label's width per character and height; a marker
-
-
-def place_labels(points: np.ndarray, labels: list[str | None], first: list[str], scale: float) -> list[str]:
-    """A textposition for each label (points (m, 2) in data units, `scale` px per unit; None: a point without a
-    label), chosen greedily: the first choice (e.g. queries above, keys below) unless its label would cover a label
-    already placed or a point, then the first place in _PLACES order that covers nothing, or the one that covers
-    least. Labels of points drawn on top of each other can still meet: hovering names each point."""
-    px = points * scale
-    dots = np.concatenate([px - _MARKER_PX, px + _MARKER_PX], axis=1)  # (m, 4) x0, y0, x1, y1 in px
-    boxes = np.zeros((len(labels), 4))  # the labels' boxes as placed
-    chosen = []
-    for i, label in enumerate(labels):
-        if label is None:
-            chosen.append(first[i])
-            continue
-        names = [first[i], *(p for p in _PLACES if p != first[i])]
-        offsets = np.array([_PLACES[name] for name in names])  # (8, 2 (x, y), 3 (width, height, marker))
-        size = np.array([_CHARACTER_PX * len(label), _LINE_PX, _MARKER_PX])
-        centres = px[i] + offsets @ size  # (8, 2)
-        half = size[:2] / 2
-        candidates = np.concatenate([centres - half, centres + half], axis=1)  # (8, 4)
-        others = np.concatenate([boxes[:i][[name is not None for name in labels[:i]]], np.delete(dots, i, axis=0)])
-        overlap_x = np.minimum(candidates[:, None, 2], others[None, :, 2]) - np.maximum(
-            candidates[:, None, 0], others[None, :, 0]
-        )
-        overlap_y = np.minimum(candidates[:, None, 3], others[None, :, 3]) - np.maximum(
-            candidates[:, None, 1], others[None, :, 1]
-        )
-        covered = (overlap_x.clip(0) * overlap_y.clip(0)).sum(1)  # (8,) px² each place would cover
-        free = np.flatnonzero(covered == 0)
-        best = int(free[0]) if free.size else int(covered.argmin())
-        chosen.append(names[best])
-        boxes[i] = candidates[best]
-    return chosen
-
-
-def _range(values: np.ndarray) -> list[float]:
-    """An axis range with room around the points for their labels."""
-    low, high = float(values.min()), float(values.max())
-    pad = max(0.12 * (high - low), 1e-3 if high == low else 0.0)
-    return [low - pad, high + pad]
+# The screens the map must read on (label_placement.Screen), by its plot area's width in px, measured in Chromium: a
+# 390-px phone (271; 278 in Arabic, whose y axis is on the right) up to a chart WIDE_PX wide, and wider; in
+# presentation mode (fonts and height × 1.4, ui/style.PRESENTATION_SCALE), a 1024-px projector with the sidebar open
+# (390) and a 1280 × 720 one (639). The plot is narrower than the chart by 80–125 px (the y axis's ticks and title).
+# Furniture: the px of the figure's height that are not plot (margins, ticks, titles, the legend below): 138 at 14-px
+# type, 167 at 20.
+WIDE_PX = 680  # a chart at least this wide (CSS px) also shows the labels that fit only on wide screens
+FURNITURE_PX, PRESENTATION_FURNITURE_PX, PRESENTATION = 140.0, 170.0, 1.4
+SCREENS = (
+    Screen("a phone, a narrow window", widths=(255.0, WIDE_PX - 75.0), furniture=FURNITURE_PX),
+    Screen("a wide window", widths=(WIDE_PX - 130.0, 2400.0), furniture=FURNITURE_PX, wide=True),
+    Screen(
+        "a narrow projector",
+        widths=(380.0, WIDE_PX - 75.0),
+        furniture=PRESENTATION_FURNITURE_PX,
+        text_scale=PRESENTATION,
+    ),
+    Screen(
+        "a wide projector",
+        widths=(WIDE_PX - 130.0, 2400.0),
+        furniture=PRESENTATION_FURNITURE_PX,
+        text_scale=PRESENTATION,
+        wide=True,
+    ),
+)
+# The labels that fit only on wide screens are drawn by traces of their own, which the page shows only in a chart at
+# least WIDE_PX wide, by a CSS container query. Plotly lets nothing of a trace name its SVG elements (plotly.io.to_json
+# drops a trace's uid), so their font's family list starts with WIDE_FONT, a name no font has: the browser passes
+# over it to the next, and the CSS finds it in the text's style. A browser without container queries (before 2023)
+# shows the labels that fit everywhere, and no more.
+WIDE_FONT = "wide-screen-label"
+_WIDE_TEXT = f'.js-plotly-plot text[style*="{WIDE_FONT}"]'
+WIDE_LABELS_CSS = f"""<style>
+[data-testid="stElementContainer"]:has({_WIDE_TEXT}) {{ container-type: inline-size; }}
+{_WIDE_TEXT} {{ display: none; }}
+@container (min-width: {WIDE_PX}px) {{ {_WIDE_TEXT} {{ display: inline; }} }}
+</style>"""
+QUERY_SIZE, KEY_SIZE = 10, 15  # the markers' Plotly sizes; their reach from the centre in px, line included:
+QUERY_REACH, KEY_REACH = QUERY_SIZE / 2 + 1, 1.3 * KEY_SIZE / 2 + 1.25  # a circle's radius, a diamond's half-diagonal
 
 
 def query_key_figure(
@@ -136,14 +122,60 @@ def query_key_figure(
     rtl: bool = False,
     height: int | None = None,
     translate: Translate = untranslated,
+    screens: tuple[Screen, ...] = SCREENS,
 ) -> go.Figure:
     """The map of `qk` with each point labelled by its word (labels: one per word, as typed). rtl: the legend starts
     on the right, where a right-to-left reader starts (the plane itself has no reading direction). translate: the
-    app's, for the legend, the axis titles and the hover."""
+    app's, for the legend, the axis titles and the hover. screens: where the labels must read (see SCREENS); a
+    label that would cover another label, a point or the plot's edge there is left to the hover, and meta["hidden"]
+    says how many are, on a narrow screen and on a wide one (the page's caption tells the reader)."""
     n = qk.queries.shape[0]
     height = height or min(720, 520 + 8 * n)  # more words, more room for their labels
     if len(labels) != n:
         raise ValueError(f"{n} words on the map but {len(labels)} labels")
+    text = [_short(label) for label in labels] if n <= MAX_LABELLED else None
+    # One cloud: each word's label goes on its key, the larger marker around the query, and above it.
+    query_text, key_text = (None, text) if qk.same_points else (text, text)
+    font = 16 if rtl else 14  # Naskh letters are small for their size: Arabic gets a larger size to read as large
+    placement = _placement(qk, query_text, key_text, font, height, screens)
+    traces = _point_traces(qk, labels, placement, query_text, key_text, translate)
+    hidden = {kind: placement.hidden(wide=kind == "wide") for kind in ("narrow", "wide")}
+    layout = _layout(qk, labels, placement, hidden, font, height, rtl, translate)
+    return lean_figure([*_lines(qk), *traces], layout)
+
+
+def _placement(
+    qk: QueryKeyMap,
+    query_text: list[str] | None,
+    key_text: list[str] | None,
+    font: float,
+    height: float,
+    screens: tuple[Screen, ...],
+) -> Placement:
+    """Where the labels go: queries above their circles and keys below their diamonds, unless that covers something;
+    one cloud, each label above its key."""
+    n = qk.queries.shape[0]
+    points = np.concatenate([qk.queries.numpy(), qk.keys.numpy()]).astype(np.float64)
+    unlabelled: list[str | None] = [None] * n
+    first = ["top center"] * n + ["top center" if qk.same_points else "bottom center"] * n
+    sizes = np.array([QUERY_SIZE] * n + [KEY_SIZE] * n, dtype=np.float64)
+    reach = np.array([QUERY_REACH] * n + [KEY_REACH] * n)
+    words = [*(query_text or unlabelled), *(key_text or unlabelled)]
+    return place_labels(points, words, first, sizes, reach, font=font, height=height, screens=screens)
+
+
+def _point_traces(
+    qk: QueryKeyMap,
+    labels: list[str],
+    placement: Placement,
+    query_text: list[str] | None,
+    key_text: list[str] | None,
+    translate: Translate,
+) -> list[dict[str, object]]:
+    """The queries' circles and the keys' diamonds, each with the labels that fit on every screen; then, in traces of
+    their own (their font WIDE_FONT, shown only on wide screens), the labels that fit only there. A label placed
+    nowhere is left out: hovering names its point."""
+    n = qk.queries.shape[0]
     strongest = {i: (j, weight) for i, j, weight in reversed(qk.pairs)}  # each query's first (strongest) pair
     query_hover, strongest_hover = (
         translate(N_("{word}: query (V1)")),
@@ -155,62 +187,83 @@ def query_key_figure(
         else query_hover.format(word=label)
         for i, label in enumerate(labels)
     ]
-    text = [_short(label) for label in labels] if n <= MAX_LABELLED else None
-    queries, keys = qk.queries.numpy(), qk.keys.numpy()
-    both = np.concatenate([queries, keys])
-    x_range, y_range = _range(both[:, 0]), _range(both[:, 1])
-    # One cloud: each word's label goes on its key, the larger marker around the query, and above it.
-    query_text, key_text = (None, text) if qk.same_points else (text, text)
-    places = ["top center"] * n + ["top center" if qk.same_points else "bottom center"] * n
-    if text:  # px per unit: both axes share one scale, set by the range that needs the most room
-        scale = min(_PLOT_PX[0] / (x_range[1] - x_range[0]), (height + _PLOT_PX[1]) / (y_range[1] - y_range[0]))
-        unlabelled: list[str | None] = [None] * n
-        places = place_labels(both, [*(query_text or unlabelled), *text], places, scale)
-    points: list[dict[str, object]] = [
-        {
-            "type": "scatter",
-            "mode": "markers+text" if query_text else "markers",
-            "name": translate(N_("query (V1) = key (V2)") if qk.same_points else N_("query (V1)")),
-            "x": queries[:, 0],
-            "y": queries[:, 1],
-            "text": query_text,
-            "textposition": places[:n],
-            "textfont": {"color": QUERY_TEXT},
-            "marker": {"symbol": "circle", "size": 10, "color": QUERY_COLOUR, "line": {"width": 1, "color": "white"}},
-            "hovertext": hover_query,
-            "hoverinfo": "text",
-        },
-        {
-            "type": "scatter",
-            "mode": "markers+text" if key_text else "markers",
-            "name": translate(N_("key (V2)")),
-            "x": keys[:, 0],
-            "y": keys[:, 1],
-            "text": key_text,
-            "textposition": places[n:],
-            "textfont": {"color": QUERY_TEXT if qk.same_points else KEY_TEXT},
-            "marker": {"symbol": "diamond-open", "size": 15, "color": KEY_COLOUR, "line": {"width": 2.5}},
-            "hovertext": [translate(N_("{word}: key (V2)")).format(word=label) for label in labels],
-            "hoverinfo": "text",
-            "showlegend": not qk.same_points,  # one cloud: the legend's first entry names both
-        },
-    ]
+    hover_key = [translate(N_("{word}: key (V2)")).format(word=label) for label in labels]
+    names = (translate(N_("query (V1) = key (V2)") if qk.same_points else N_("query (V1)")), translate(N_("key (V2)")))
+    markers = (
+        {"symbol": "circle", "size": QUERY_SIZE, "color": QUERY_COLOUR, "line": {"width": 1, "color": "white"}},
+        {"symbol": "diamond-open", "size": KEY_SIZE, "color": KEY_COLOUR, "line": {"width": 2.5}},
+    )
+    traces: list[dict[str, object]] = []
+    wide: list[dict[str, object]] = []
+    for k, (xy, text, hover) in enumerate(((qk.queries, query_text, hover_query), (qk.keys, key_text, hover_key))):
+        colour = {"color": QUERY_TEXT if k == 0 or qk.same_points else KEY_TEXT}
+        places, wide_places = (placed[k * n : (k + 1) * n] for placed in (placement.places, placement.wide_places))
+        shown = [word if place else "" for word, place in zip(text, places, strict=True)] if text else None
+        traces.append(
+            {
+                "type": "scatter",
+                "mode": "markers+text" if shown else "markers",
+                "name": names[k],
+                "x": xy.numpy()[:, 0],
+                "y": xy.numpy()[:, 1],
+                "text": shown,
+                "textposition": [place or "top center" for place in places],
+                "textfont": colour,
+                "marker": markers[k],
+                "hovertext": hover,
+                "hoverinfo": "text",
+                "showlegend": k == 0 or not qk.same_points,  # one cloud: the legend's first entry names both
+            }
+        )
+        only_wide = [i for i, place in enumerate(wide_places) if place]
+        if text and only_wide:  # the same markers, invisible: Plotly sets text around a marker by its size
+            wide.append(
+                {
+                    "type": "scatter",
+                    "mode": "markers+text",
+                    "x": xy.numpy()[only_wide, 0],
+                    "y": xy.numpy()[only_wide, 1],
+                    "text": [text[i] for i in only_wide],
+                    "textposition": [wide_places[i] for i in only_wide],
+                    "textfont": colour | {"family": f"{WIDE_FONT}, {ARABIC_FONTS}"},
+                    "marker": {"size": markers[k]["size"], "opacity": 0},
+                    "hoverinfo": "skip",
+                    "showlegend": False,
+                }
+            )
+    return traces + wide
+
+
+def _layout(
+    qk: QueryKeyMap,
+    labels: list[str],
+    placement: Placement,
+    hidden: dict[str, int],
+    font: float,
+    height: int,
+    rtl: bool,
+    translate: Translate,
+) -> dict[str, object]:
+    """Equal axes over the placement's ranges, and the legend below the plot, where Plotly's toolbar (top right)
+    cannot cover it. meta's hidden: how many labels are left to the hover on a narrow and on a wide screen."""
     axis = {"zeroline": False, "showgrid": True, "gridcolor": "rgba(128,128,128,0.2)", "tickfont": {"size": 12}}
-    layout = {
-        "meta": {"kind": "query_key", "rows": labels, "kept": qk.kept, "n_axes": qk.n_axes},
-        # Naskh letters are small for their size: Arabic labels get a larger size to read as large as Latin ones.
-        "font": {"family": ARABIC_FONTS, "size": 16 if rtl else 14},
+    return {
+        "meta": {"kind": "query_key", "rows": labels, "kept": qk.kept, "n_axes": qk.n_axes} | {"hidden": hidden},
+        "font": {"family": ARABIC_FONTS, "size": font},
         "height": height,
         "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
-        "legend": {"orientation": "h", "x": 1.0 if rtl else 0.0, "y": 1.02, "xanchor": "right" if rtl else "left"}
-        | {"yanchor": "bottom"},
+        "legend": {"orientation": "h", "x": 1.0 if rtl else 0.0, "xanchor": "right" if rtl else "left"}
+        | {"y": 0.0, "yref": "container", "yanchor": "bottom"},
         "xaxis": axis
-        | {"title": {"text": axis_title(1, qk.axis_shares[0], qk.n_axes, qk.kept, translate)}, "range": x_range},
+        | {
+            "title": {"text": axis_title(1, qk.axis_shares[0], qk.n_axes, qk.kept, translate)},
+            "range": list(placement.x_range),
+        },
         # The same scale on both axes: a unit up is as long as a unit across (Plotly widens one range to keep it).
         "yaxis": axis
         | {
             "title": {"text": axis_title(2, qk.axis_shares[1], qk.n_axes, translate=translate)},
-            "range": y_range,
+            "range": list(placement.y_range),
             "scaleanchor": "x",
             "scaleratio": 1,
             "side": "right" if rtl else "left",  # as every heatmap of a right-to-left sentence
@@ -218,4 +271,3 @@ def query_key_figure(
         "hovermode": "closest",
         "plot_bgcolor": "rgba(0,0,0,0)",
     }
-    return lean_figure([*_lines(qk), *points], layout)
