@@ -61,6 +61,11 @@ def lens_figure(lens: LogitLens, *, rtl: bool = False, translate: Translate = un
         columns.append(HIDDEN_WORD.format(word=lens.gold))
         shown_columns.append(translate(HIDDEN_WORD).format(word=_short(lens.gold or "")))
     rows, shown_rows = depth_names(n_depths), shown_depth_names(n_depths, translate)
+    # figures.enlarged (presentation mode) tests whether a cell's text fits as if it were one line; ours is two (the
+    # word, then its probability), so the width it tests is scaled by how much longer the text is than its longest line.
+    longest = max(len(cell) for row in text for cell in row)
+    longest_line = max(len(line) for row in text for cell in row for line in cell.split("<br>"))
+    cell_px = PLOT_PX["full"] / len(columns) * longest / longest_line
     x, y = _categories(shown_columns), _categories(shown_rows)
     trace = {
         "type": "heatmap",
@@ -77,7 +82,7 @@ def lens_figure(lens: LogitLens, *, rtl: bool = False, translate: Translate = un
         "showscale": False,  # every cell writes its probability
     }
     layout = {
-        "meta": {"rows": rows, "cols": columns, "kind": "weights", "cell_px": PLOT_PX["full"] / len(columns)},
+        "meta": {"rows": rows, "cols": columns, "kind": "weights", "cell_px": cell_px},
         "font": {"family": ARABIC_FONTS, "size": 14},
         "height": 110 + 52 * n_depths,
         "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
@@ -103,15 +108,17 @@ def lens_figure(lens: LogitLens, *, rtl: bool = False, translate: Translate = un
     return lean_figure([trace], layout)
 
 
-def _column(values: torch.Tensor, column: str, axis: str, colour: dict[str, object]) -> dict[str, object]:
-    """One column of cells down the words, on the x axis `axis` ("x", "x2", …), each with its number."""
-    z = values.detach().double().numpy()[:, None]
+def _column(values: torch.Tensor, column: int, columns: list[str], colour: dict[str, object]) -> dict[str, object]:
+    """Column `column` of the figure's cells down the words, each with its number. The trace spans every column (the
+    others blank, NaN): a heatmap of one category beside another trace's is drawn out of its place."""
+    z = np.full((len(values), len(columns)), np.nan)
+    z[:, column] = values.detach().double().numpy()
     spec = number_format(z)
     return {
         "type": "heatmap",
         "z": z,
-        "x": [column],
-        "xaxis": axis,
+        "x": columns,
+        "xgap": 6,  # a white seam between the columns: each has its own colour scale
         "texttemplate": f"%{{z:{spec}}}",
         "textfont": {"size": 13},
         "hovertemplate": f"%{{y}} · %{{x}}: %{{z:.{max(3, int(spec[1:-1]))}f}}<extra></extra>",
@@ -130,9 +137,9 @@ def looked_at_and_mattered(
 ) -> go.Figure:
     """One row per word of the sentence, top to bottom, and side by side: what the blank looked at (its attention),
     and how far the first guess's probability drops when that word is hidden (blank at the blank); a third column
-    for the hidden word's probability when it is known and not the first guess. Each column has its own colour
-    scale (its darkest cell: its largest number) and writes its numbers, so no colour bar is needed; a column of
-    words and two columns of numbers fit a phone's width at any sentence length."""
+    for the hidden word's probability when it is known and not the first guess. Each column is a trace with its own
+    colour scale (its darkest cell: its largest number) and writes its numbers, so no colour bar is needed; a column
+    of words and two of numbers fit a phone's width at any sentence length."""
     found = comparison.occlusion
     if len(labels) != len(found.words):
         raise ValueError(f"{len(labels)} labels for {len(found.words)} words")
@@ -144,26 +151,33 @@ def looked_at_and_mattered(
         columns.append(MATTERED.format(word=found.gold))
         shown.append(translate(MATTERED_SHORT).format(word=found.gold))
         values.append(found.gold_drop)
-    n, gap = len(columns), 0.04
-    width = (1 - gap * (n - 1)) / n
-    order = range(n - 1, -1, -1) if rtl else range(n)  # right to left: the attention column on the right
-    domains = [[round(place * (width + gap), 6), min(1.0, round(place * (width + gap) + width, 6))] for place in order]
     traces = []
-    for i, (column, value) in enumerate(zip(shown, values, strict=True)):
+    for i, value in enumerate(values):
         if i == 0:
             colour: dict[str, object] = {"colorscale": BLUES, "zmin": 0.0, "zmax": max(1e-6, float(value.max()))}
         else:
             finite = value[torch.isfinite(value)]
             bound = max(1e-6, float(finite.abs().max())) if finite.numel() else 1.0
             colour = {"colorscale": RED_BLUE, "zmin": -bound, "zmax": bound}
-        trace = _column(value, column, "x" if i == 0 else f"x{i + 1}", colour)
+        trace = _column(value, i, shown, colour)
         trace["y"] = words
         traces.append(trace)
     layout: dict[str, object] = {
-        "meta": {"rows": list(labels), "cols": columns, "kind": "columns", "cell_px": PLOT_PX["full"] / (2 * n)},
+        "meta": {"rows": list(labels), "cols": columns, "kind": "columns", "cell_px": PLOT_PX["full"] / len(shown)},
         "font": {"family": ARABIC_FONTS, "size": 14},
         "height": 90 + 30 * len(words),
         "margin": {"l": 10, "r": 10, "t": 60, "b": 10},
+        "xaxis": {
+            "type": "category",
+            "categoryorder": "array",
+            "categoryarray": shown,
+            "tickmode": "array",
+            "tickvals": shown,
+            "ticktext": shown,
+            "side": "top",
+            "autorange": "reversed" if rtl else True,  # right to left: the attention column on the right
+            "tickfont": {"size": 14},
+        },
         "yaxis": {
             "type": "category",
             "tickmode": "array",
@@ -174,27 +188,4 @@ def looked_at_and_mattered(
             "tickfont": {"size": 15},
         },
     }
-    for i, column in enumerate(shown):
-        layout["xaxis" if i == 0 else f"xaxis{i + 1}"] = {
-            "domain": domains[i],
-            "anchor": "y",
-            "type": "category",
-            "tickmode": "array",
-            "tickvals": [column],
-            "ticktext": [_wrapped(column, 16)],
-            "side": "top",
-            "tickfont": {"size": 14},
-        }
     return lean_figure(traces, layout)
-
-
-def _wrapped(label: str, width: int) -> str:
-    """A column header on several lines (<br>), so two columns fit a phone's width."""
-    lines, line = [], ""
-    for word in label.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    return "<br>".join([*lines, line])
