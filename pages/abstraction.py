@@ -7,9 +7,9 @@ from attention_core.models.interface import AttentionModel
 from attention_core.readings.sets import Language
 from ui.abstraction_sentences import POOLED_COSINE, sets_language, show_probe, show_sentences
 from ui.abstraction_view import BANK, PAGE, SENTENCE_KEY, show_attention_part, show_words, word_examples
-from ui.bidi import isolate_arabic
 from ui.controls import sentence_input
 from ui.i18n import _
+from ui.lesson_view import in_reading_order
 from ui.models import chosen_model, my_model
 from ui.navigation import ensure_app_frame
 from ui.show import flag_model_cut
@@ -61,7 +61,7 @@ st.subheader(_("3 · Attention's part"))
 show_attention_part(model, text)
 st.subheader(_("4 · Arabic"))
 st.markdown(
-    isolate_arabic(
+    in_reading_order(
         _(
             "Every view above works on the Arabic model: type an Arabic sentence or pick ذهب above (Arabic script "
             "chooses the Arabic model), or pick it in the sidebar. One more measurement, made once by a script: a "

@@ -198,6 +198,8 @@ def test_the_probe_is_shown_from_its_file_and_its_absence_is_said(tmp_path: Path
                 "n_test": 12,
                 "majority": 0.75,
                 "accuracy": [0.75, 0.8333, 0.9167, 0.8333],
+                "accuracy_without_attention": [0.75, 0.75, 0.8333, 0.75],
+                "bag_of_words": {"accuracy": 0.8333},
             }
         ],
     }
@@ -205,9 +207,12 @@ def test_the_probe_is_shown_from_its_file_and_its_absence_is_said(tmp_path: Path
     at = open_link("abstraction", abstraction_sentence=GOLD)
     assert_clean(at)
     lines = lines_of(at, "abstraction_probe")
-    assert lines["sūra: Meccan or Medinan"] == pytest.approx(probe["tasks"][0]["accuracy"])
-    assert lines["sūra: Meccan or Medinan: always the commonest class"] == pytest.approx([0.75] * 4)
-    assert any("gets 75% of the held-out lines right, 92% at best (layer 2)" in c.value for c in at.caption)
+    assert lines["Meccan or Medinan sūra"] == pytest.approx(probe["tasks"][0]["accuracy"])
+    assert lines["Meccan or Medinan sūra (without attention)"] == pytest.approx([0.75, 0.75, 0.8333, 0.75])
+    assert lines["Meccan or Medinan sūra: always the commonest class"] == pytest.approx([0.75] * 4)
+    caption = next(c.value for c in at.caption if c.value.startswith("Meccan or Medinan sūra"))
+    assert "From the input V the probe gets 75% of the held-out lines right, 92% at best (layer 2)" in caption
+    assert "Without attention: 83% at best, 75% after layer 3." in caption and "gets 83%." in caption
 
 
 def test_the_figures_pass_plotlys_validator() -> None:
@@ -223,3 +228,13 @@ def test_crossing_finds_where_two_lines_last_swap_places() -> None:
     assert crossing([0.9, 0.8, 0.7], [0.5, 0.6, 0.65]) is None
     assert crossing([0.9, 0.8, 0.7], [0.5, 0.85, 0.65]) == 2  # below at 2 again, after being above at 1
     assert crossing([0.5, 0.5, 0.7], [0.5, 0.6, 0.6]) == 2  # a tie at the start is no swap
+
+
+def test_presentation_mode_writes_every_figures_text_at_18_px_or_more() -> None:
+    at = open_framed_link("abstraction", presentation="true", abstraction_sentence=BANK)
+    assert_clean(at)
+    figures = [figure_of(at, key) for key in ("abstraction_map", "abstraction_pairs", "abstraction_texts")]
+    for figure in figures:
+        layout = figure["layout"]
+        assert layout["font"]["size"] >= 18
+        assert all(layout[axis]["tickfont"]["size"] >= 18 for axis in ("xaxis", "yaxis"))

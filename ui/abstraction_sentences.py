@@ -30,7 +30,7 @@ from ui.tokens import place_names
 KEYS = f"{PAGE}_texts_a", f"{PAGE}_texts_b"
 MAX_TEXTS = 12  # pairs drawn at most: a set is a few lines, and each text is read twice (with and without attention)
 TEXT_CHARS = 4000
-_SHORT = 28  # characters of a text in a line's name
+_SHORT = 24  # characters of a text in a line's name
 # The built-in sets (the pills' values, shown translated), from attention_core/readings/sets in the model's language.
 BOTH, PARAPHRASES, SAME_WORDS, TOPIC = (
     N_("both kinds"),
@@ -41,7 +41,7 @@ BOTH, PARAPHRASES, SAME_WORDS, TOPIC = (
 SETS = [BOTH, PARAPHRASES, SAME_WORDS, TOPIC]
 _TURNS = f"{PAGE}_set_turns"  # session key: how many times each set was picked (each click brings the next texts)
 PROBE = SHIPPED / "probe.json"  # written by bench/abstraction_probe.py
-PROBE_TASKS = {"hadith book": N_("hadith: its book"), "sura revelation": N_("sūra: Meccan or Medinan")}
+PROBE_TASKS = {"hadith book": N_("a hadith's book"), "sura revelation": N_("Meccan or Medinan sūra")}
 POOLED_COSINE = N_(
     "A text's vector here is the mean of its words' vectors at one depth, and two texts are compared by the cosine "
     "of their means. MiniLM's last layer was trained for exactly that: its makers tuned it on a billion sentence "
@@ -203,9 +203,7 @@ def show_sentences(model: AttentionModel, language: Language, mine: bool) -> Non
     title = (
         _("One text and each candidate, through the layers") if pairs.one else _("Pairs of texts through the layers")
     )
-    chart(
-        depth_lines(lines, depths, title=title, y_title=_("cosine of the pooled vectors")), f"{PAGE}_texts", table=False
-    )
+    chart(depth_lines(lines, depths, title=title, y_title=_("cosine")), f"{PAGE}_texts", table=False)
     if pairs.one is not None:
         st.caption(_nearest_caption(full, bare, pairs, depths, known))
         _nearest_table(full, bare, pairs, depths)
@@ -364,35 +362,46 @@ def show_probe() -> None:
     for k, task in enumerate(tasks):
         name = _(PROBE_TASKS.get(task["name"], task["name"]))
         lines.append(DepthLine(name, tuple(task["accuracy"]), k))
+        if task.get("accuracy_without_attention"):
+            lines.append(DepthLine(f"{name} ({_(WITHOUT)})", tuple(task["accuracy_without_attention"]), k, dashed=True))
         baseline = _("{task}: always the commonest class").format(task=name)
-        lines.append(DepthLine(baseline, (task["majority"],) * len(depths), k, dashed=True))
-    figure = depth_lines(
-        lines,
-        depths,
-        title=_("A linear probe on each layer's pooled vector"),
-        y_title=_("held-out accuracy"),
-        y_format=".0%",
-    )
-    chart(figure, f"{PAGE}_probe", table=False)
+        lines.append(DepthLine(baseline, (task["majority"],) * len(depths), k, dotted=True))
+    title, y_title = _("A linear probe on each layer's pooled vector"), _("held-out accuracy")
+    chart(depth_lines(lines, depths, title=title, y_title=y_title, y_format=".0%"), f"{PAGE}_probe", table=False)
     for task in tasks:
-        accuracy = task["accuracy"]
-        best = max(range(len(accuracy)), key=accuracy.__getitem__)
-        st.caption(
-            _(
-                "{task}: {k} classes, {train} lines to learn from, {test} held out. From the input V the probe gets "
-                "{first:.0%} of the held-out lines right, {best:.0%} at best ({depth}), {last:.0%} after {last_depth}; "
-                "always guessing the commonest class gets {majority:.0%}."
-            ).format(
-                task=_(PROBE_TASKS.get(task["name"], task["name"])),
-                k=len(task["classes"]),
-                train=task["n_train"],
-                test=task["n_test"],
-                first=accuracy[0],
-                best=accuracy[best],
-                depth=depths[best],
-                last=accuracy[-1],
-                last_depth=depths[-1],
-                majority=task["majority"],
-            )
-        )
+        st.caption(_probe_caption(task, depths))
     numbers_table(lines, depths, ".0%")
+
+
+def _probe_caption(task: dict, depths: list[str]) -> str:
+    """One task's probe in its numbers: from the input V, at best, at the end, against the commonest class (and,
+    when the file has them, without attention and against a bag of words)."""
+    accuracy = task["accuracy"]
+    best = max(range(len(accuracy)), key=accuracy.__getitem__)
+    said = _(
+        "{task}: {k} classes, {train} lines to learn from, {test} held out. From the input V the probe gets "
+        "{first:.0%} of the held-out lines right, {best:.0%} at best ({depth}), {last:.0%} after {last_depth}; "
+        "always guessing the commonest class gets {majority:.0%}."
+    ).format(
+        task=_(PROBE_TASKS.get(task["name"], task["name"])),
+        k=len(task["classes"]),
+        train=task["n_train"],
+        test=task["n_test"],
+        first=accuracy[0],
+        best=accuracy[best],
+        depth=depths[best],
+        last=accuracy[-1],
+        last_depth=depths[-1],
+        majority=task["majority"],
+    )
+    without = task.get("accuracy_without_attention")
+    if without:
+        said += " " + _("Without attention: {best:.0%} at best, {last:.0%} after {last_depth}.").format(
+            best=max(without), last=without[-1], last_depth=depths[-1]
+        )
+    bag = (task.get("bag_of_words") or {}).get("accuracy")
+    if bag is not None:
+        said += " " + _("A probe on which words a line holds, in any order (a bag of words), gets {bag:.0%}.").format(
+            bag=bag
+        )
+    return said

@@ -24,8 +24,9 @@ from attention_core.figures.layers import (
 from attention_core.figures.numbers import written
 from attention_core.models.interface import AttentionModel
 from attention_core.readings.layers import LayerStates, cosine_matrix, layer_states
-from ui.bidi import isolate, isolate_arabic
+from ui.bidi import isolate
 from ui.i18n import N_, _, ngettext, reading_order
+from ui.lesson_view import in_reading_order
 from ui.show import chart, flag_unknown_words, plain
 from ui.tokens import place_names
 
@@ -98,7 +99,7 @@ def word_examples() -> None:
         list(WORD_EXAMPLES),
         key=f"{PAGE}_word_example",
         on_change=_use_example,
-        format_func={label: isolate_arabic(_(label)) for label in WORD_EXAMPLES}.__getitem__,
+        format_func={label: in_reading_order(_(label)) for label in WORD_EXAMPLES}.__getitem__,
     )
 
 

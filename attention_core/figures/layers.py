@@ -29,6 +29,8 @@ from attention_core.words import N_
 
 INPUT = N_("input V")
 LAYER = N_("layer {layer}")
+LAYER_AXIS = N_("layer")
+DASHED = N_("dashed: every head knocked out")
 # Okabe & Ito's palette (colour-blind readers tell its colours apart); a line and its twin without attention share
 # a colour and differ by their dash.
 LINE_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999999")
@@ -47,7 +49,10 @@ def word_map(similarity: torch.Tensor, labels: list[str], *, title: str = "", rt
     of two columns (its cells write their numbers only where they fit in that width)."""
     figure = heatmap(similarity, labels, labels, kind="cosine", title=title, rtl=rtl)
     cell_px = HALF_PX / max(1, len(labels))
-    figure.layout.meta = {**figure.layout.meta, "cell_px": cell_px}
+    # One of two side by side: shrinks most on a projector (figures.heatmaps.enlarged reads "compact"), and its words
+    # go below the map, clear of its title.
+    figure.layout.meta = {**figure.layout.meta, "cell_px": cell_px, "compact": True}
+    figure.layout.xaxis.side = "bottom"
     extra = decimals(similarity) - LEAST_DECIMALS
     if cell_px < NUMBER_PX + DECIMAL_PX * extra:
         figure.data[0].texttemplate, figure.data[0].textfont = None, None
@@ -61,7 +66,8 @@ class DepthLine:
     name: str  # its legend entry
     values: tuple[float, ...]  # one per depth: 0 the input V, ℓ the output of layer ℓ
     colour: int = 0  # index into LINE_COLOURS: a pair and its twin without attention share it
-    dashed: bool = False  # a twin: the same pair with every head knocked out, or a baseline
+    dashed: bool = False  # a twin: the same pair with every head knocked out
+    dotted: bool = False  # a baseline (a probe's commonest class): flat, thin, no markers
 
 
 def depth_lines(
@@ -73,27 +79,34 @@ def depth_lines(
     y_format: str = ".2f",
     height: int = 380,
 ) -> go.Figure:
-    """One line per DepthLine over the depths (x: input V, layer 1, …), markers on each depth; hover names the line,
-    the depth and the value. layout.meta keeps every line's numbers by name (for tests and the table below it)."""
+    """One line per DepthLine over the depths, markers on each depth; hover names the line, the depth and the value.
+    The x axis reads "input V, 1, 2, …" under the title "layer" (short enough for a phone). A dashed twin
+    shares its line's colour and legend entry (the legend's title says what dashed means), so the legend lists each
+    pair once. layout.meta keeps every line's numbers by name (for tests and the table below it)."""
     x = list(range(len(depths)))
     traces = [
         {
             "type": "scatter",
-            "mode": "lines+markers",
+            "mode": "lines" if line.dotted else "lines+markers",
             "x": x,
             "y": [float(v) for v in line.values],
             "name": line.name,
+            "legendgroup": f"line{line.colour}",
+            "showlegend": not line.dashed,
             "customdata": depths,
             "line": {
                 "color": LINE_COLOURS[line.colour % len(LINE_COLOURS)],
-                "dash": "dash" if line.dashed else "solid",
-                "width": 2 if line.dashed else 3,
+                "dash": "dot" if line.dotted else "dash" if line.dashed else "solid",
+                "width": 2 if line.dashed or line.dotted else 3,
             },
             "marker": {"size": 6 if line.dashed else 8, "symbol": "circle-open" if line.dashed else "circle"},
             "hovertemplate": f"%{{customdata}}: %{{y:{y_format}}}<extra>%{{fullData.name}}</extra>",
         }
         for line in lines
     ]
+    legend: dict[str, object] = {"orientation": "h", "yanchor": "top", "y": -0.3, "x": 0.0}
+    if any(line.dashed for line in lines):
+        legend["title"] = {"text": DASHED, "side": "top"}
     layout = {
         "meta": {"kind": "depth lines", "lines": {line.name: list(line.values) for line in lines}, "depths": depths},
         "title": {"text": title, "x": 0.0},
@@ -103,12 +116,13 @@ def depth_lines(
         "xaxis": {
             "tickmode": "array",
             "tickvals": x,
-            "ticktext": depths,
+            "ticktext": depths[:1] + [str(depth) for depth in x[1:]],
             "tickfont": {"size": 13},
             "range": [-0.3, len(depths) - 0.7],
+            "title": {"text": LAYER_AXIS},
         },
         "yaxis": {"title": {"text": y_title}, "tickformat": y_format, "tickfont": {"size": 13}},
-        "legend": {"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0.0},
+        "legend": legend,
         "hovermode": "closest",
     }
     return lean_figure(traces, layout)
