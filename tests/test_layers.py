@@ -132,3 +132,15 @@ def test_each_sentence_set_holds_thirty_of_each_and_no_paragraph_names_its_topic
     for a, b in sets.same_words_other_meaning:  # the same words, give or take a negation or a case ending
         words_a, words_b = set(a.split()), set(b.split())
         assert max(len(words_a - words_b), len(words_b - words_a)) <= 3, (a, b)
+
+
+@pytest.mark.parametrize("which", ["english", "arabic"])
+def test_several_knock_outs_in_one_batch_are_each_knock_out_alone(which: str) -> None:
+    from attention_core.readings.layers import layer_states_each
+
+    model, text = (english(), TIRED) if which == "english" else (arabic(), GOLD)
+    sets = [(), [(0, 1), (1, 0)], [(layer, head) for layer in range(model.n_layers) for head in range(model.n_heads)]]
+    for batched, knock_out in zip(layer_states_each(model, text, sets), sets, strict=True):
+        torch.testing.assert_close(
+            batched.states, layer_states(model, text, knock_out=knock_out).states, atol=2e-5, rtol=1e-4
+        )

@@ -18,7 +18,7 @@ from attention_core.figures.layers import DepthLine, crossing, depth_lines, dept
 from attention_core.figures.numbers import written
 from attention_core.models.interface import AttentionModel
 from attention_core.models.trained import SHIPPED
-from attention_core.readings.layers import layer_states
+from attention_core.readings.layers import layer_states_each
 from attention_core.readings.sets import Language, SentenceSets, sentence_sets
 from attention_core.story.text import is_right_to_left
 from ui.abstraction_view import PAGE, WITHOUT, every_head, model_key, numbers_table, said
@@ -128,10 +128,11 @@ def text_pairs(text_a: str, text_b: str) -> TextPairs | None:
 
 
 @st.cache_resource(show_spinner=False, max_entries=512)
-def _pooled(_model: AttentionModel, key: tuple[object, ...], text: str, knocked: bool) -> torch.Tensor | None:
-    """(depths, d) the text's pooled vector at every depth, or None when the model reads no word of it."""
-    states = layer_states(_model, text, knock_out=every_head(_model) if knocked else ())
-    return states.pooled if states.words else None
+def _pooled(_model: AttentionModel, key: tuple[object, ...], text: str) -> tuple[torch.Tensor, torch.Tensor] | None:
+    """(depths, d) the text's pooled vector at every depth, with every head and with every head out (one batch),
+    or None when the model reads no word of it."""
+    full, knocked = layer_states_each(_model, text, [(), every_head(_model)])
+    return (full.pooled, knocked.pooled) if full.words else None
 
 
 def pooled_cosines(model: AttentionModel, pairs: TextPairs, *, knocked: bool) -> torch.Tensor | None:
@@ -140,10 +141,10 @@ def pooled_cosines(model: AttentionModel, pairs: TextPairs, *, knocked: bool) ->
     key = model_key(model)
     rows = []
     for a, b in zip(pairs.a, pairs.b, strict=True):
-        pa, pb = _pooled(model, key, a, knocked), _pooled(model, key, b, knocked)
+        pa, pb = _pooled(model, key, a), _pooled(model, key, b)
         if pa is None or pb is None:
             return None
-        rows.append(F.cosine_similarity(pa, pb, dim=-1))  # sentence_similarity's last step
+        rows.append(F.cosine_similarity(pa[knocked], pb[knocked], dim=-1))  # sentence_similarity's last step
     return torch.stack(rows)
 
 

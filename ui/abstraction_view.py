@@ -23,7 +23,7 @@ from attention_core.figures.layers import (
 )
 from attention_core.figures.numbers import written
 from attention_core.models.interface import AttentionModel
-from attention_core.readings.layers import LayerStates, cosine_matrix, layer_states
+from attention_core.readings.layers import LayerStates, cosine_matrix, layer_states_each
 from ui.bidi import isolate
 from ui.i18n import N_, _, ngettext, reading_order
 from ui.lesson_view import in_reading_order
@@ -74,13 +74,15 @@ def every_head(model: AttentionModel) -> list[tuple[int, int]]:
 
 
 @st.cache_resource(show_spinner=False, max_entries=24)
-def _states(_model: AttentionModel, key: tuple[object, ...], text: str, knocked: bool) -> LayerStates:
-    """Every word's vector at every depth (knocked: with every head out), read once; never mutated."""
-    return layer_states(_model, text, knock_out=every_head(_model) if knocked else ())
+def _states(_model: AttentionModel, key: tuple[object, ...], text: str) -> tuple[LayerStates, LayerStates]:
+    """Every word's vector at every depth, with every head and with every head out, read once in one batch (the
+    page always draws both); never mutated."""
+    full, knocked = layer_states_each(_model, text, [(), every_head(_model)])
+    return full, knocked
 
 
 def word_states(model: AttentionModel, text: str, *, knocked: bool = False) -> LayerStates:
-    return _states(model, model_key(model), text, knocked)
+    return _states(model, model_key(model), text)[knocked]
 
 
 def _use_example() -> None:

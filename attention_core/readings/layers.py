@@ -16,6 +16,7 @@ that (Ethayarajh 2019 measured the common direction; centring is the usual corre
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import torch
@@ -41,11 +42,12 @@ class LayerStates:
 
 
 @torch.no_grad()
-def layer_states(
-    model: AttentionModel, text: str, *, knock_out: HeadSet = (), ablation: Ablation = "zero"
-) -> LayerStates:
-    """Every typed word's vector at every depth, with the heads in `knock_out` ((layer, head) from 0) removed as
-    `analyze` removes them (all heads out: the words pass through the feed-forward layers alone)."""
+def layer_states_each(
+    model: AttentionModel, text: str, knock_outs: Sequence[HeadSet], *, ablation: Ablation = "zero"
+) -> tuple[LayerStates, ...]:
+    """Every typed word's vector at every depth, once per head set of `knock_outs` ((layer, head) from 0, removed as
+    `analyze` removes them; all heads out: the words pass through the feed-forward layers alone), all in one
+    batch: the page's full model and its model without attention cost one pass."""
     tokens = tokenize(text)
     tokens = tokens[: model.words_read(tokens)]
     pieces = model.word_pieces(tokens)
@@ -53,14 +55,36 @@ def layer_states(
     typed = [i for i, special in enumerate(pieces.special) if not special]
     membership = pieces.membership()[typed]  # (n_words, n_tokens) 1 where the token is a piece of the word
     to_words = membership / membership.sum(dim=1, keepdim=True).clamp_min(1.0)  # the mean over a word's pieces
-    x = model.first_input(tokens)  # (1, n_tokens, d)
+    removed = _batched_masks(knock_outs, model.n_layers, model.n_heads)  # per layer (B, n_heads) or None
+    x = model.first_input(tokens).expand(len(knock_outs), -1, -1)  # (B, n_tokens, d)
     stream = []
-    for layer, removed in enumerate(head_masks(knock_out, model.n_layers, model.n_heads)):
-        x = model.run_layer(layer, x, removed, ablation)
-        stream.append(to_words @ x[0])  # (n_words, d)
+    for layer in range(model.n_layers):
+        x = model.run_layer(layer, x, removed[layer], ablation)
+        stream.append(to_words @ x)  # (B, n_words, d)
     V = model.sentence(tokens).V  # (n_words, d) the Similarity page's input: word embedding + positions
     assert V.shape[0] == len(words), "the model's sentence and its word pieces disagree on the typed words"
-    return LayerStates(tuple(words), known, torch.stack([V, *stream]))
+    depths = torch.stack(stream, dim=1)  # (B, n_layers, n_words, d)
+    return tuple(LayerStates(tuple(words), known, torch.cat([V[None], depths[b]])) for b in range(len(knock_outs)))
+
+
+def layer_states(
+    model: AttentionModel, text: str, *, knock_out: HeadSet = (), ablation: Ablation = "zero"
+) -> LayerStates:
+    """Every typed word's vector at every depth, with the heads in `knock_out` removed."""
+    return layer_states_each(model, text, [knock_out], ablation=ablation)[0]
+
+
+def _batched_masks(knock_outs: Sequence[HeadSet], n_layers: int, n_heads: int) -> list[torch.Tensor | None]:
+    """Per layer, (B, n_heads) bool: the heads each head set removes there; None where no set removes any."""
+    per_set = [head_masks(knock_out, n_layers, n_heads) for knock_out in knock_outs]
+    masks: list[torch.Tensor | None] = []
+    for layer in range(n_layers):
+        rows = [m[layer] for m in per_set]
+        if all(row is None for row in rows):
+            masks.append(None)
+        else:
+            masks.append(torch.stack([torch.zeros(n_heads, dtype=torch.bool) if r is None else r for r in rows]))
+    return masks
 
 
 def cosine_matrix(vectors: torch.Tensor, *, centred: bool = False) -> torch.Tensor:
