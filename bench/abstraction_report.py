@@ -19,7 +19,9 @@ Every cosine is given raw and centred. Centred, for the texts: each pooled vecto
 every text of that language's sets (the paraphrases, the same-words pairs, the paragraphs and the topic words), at
 that depth and for that model (full, or without attention). Centred, for the two words: layer_similarity's own
 centring on the sentence's mean word vector. Besides the markdown and the printed report: every number of the
-markdown as JSON (--results; --render-only writes the markdown again from it).
+markdown as JSON (--results; --render-only writes the markdown again from it). The markdown ends with the Arabic model's
+linear probe per depth, read from attention_core/shipped/arabic/probe.json when bench/abstraction_probe.py has
+written it (rerun with --render-only after a new probe).
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ TWO_WORDS = {  # language → (sentence, the word read twice with two meanings)
     "arabic": ("ذهب الله بنورهم ولهم اساور من ذهب", "ذهب"),
 }
 PAGE = "../pages/abstraction.py"
+ROOT = Path(__file__).resolve().parents[1]
+PROBE_FILE = "attention_core/shipped/arabic/probe.json"
 MODEL_NAMES = {"english": "MiniLM-L6 (English)", "arabic": "Arabic model (shipped)"}
 Pooled = dict[str, torch.Tensor]  # text → (n_layers + 1, d) its mean word vector at every depth
 
@@ -372,8 +376,45 @@ def any_two_range(records: list[dict]) -> str:
     return "raw, full model: " + ", ".join(said)
 
 
-def report(records: list[dict], date: str, partial: str = "") -> str:
-    """The markdown page: how it was made, the summary, what it shows, the tables per depth, the two words."""
+def percent(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+def probe_section(probe: dict) -> str:
+    """The shipped Arabic model's probe (written by bench/abstraction_probe.py to probe.json): accuracy per depth."""
+    parts = [
+        "## The Arabic model: a linear probe per depth\n\n"
+        f"From `{PROBE_FILE}`, written by `{probe['command']}` (its own run: "
+        "[runs/abstraction_probe.txt](runs/abstraction_probe.txt)); this page only shows it. A logistic regression "
+        "on each depth's pooled vector, trained on the model's training lines and scored on its held-out lines, "
+        "with the topic's own words removed. Each cell: held-out accuracy ± its standard error (full model), then "
+        "with every head knocked out; balanced accuracy (the mean over classes) in brackets."
+    ]
+    for task in probe["tasks"]:
+        rows = [
+            "| depth | full model | no attention |",
+            "|---|---:|---:|",
+        ]
+        for depth, accuracy in enumerate(task["accuracy"]):
+            rows.append(
+                f"| {depth_name(depth)} | {percent(accuracy)} ± {percent(task['standard_error'][depth])} "
+                f"({percent(task['balanced_accuracy'][depth])}) | "
+                f"{percent(task['accuracy_without_attention'][depth])} "
+                f"({percent(task['balanced_accuracy_without_attention'][depth])}) |"
+            )
+        bag = task["bag_of_words"]
+        parts.append(
+            f"**{task['name']}** ({len(task['classes'])} classes, {task['n_train']:,} training and {task['n_test']:,} "
+            f"held-out texts of the {task['corpus']}): the commonest class alone scores {percent(task['majority'])}, "
+            f"a bag of words on the same split {percent(bag['accuracy'])} ({percent(bag['balanced_accuracy'])}).\n\n"
+            + "\n".join(rows)
+        )
+    return "\n\n".join(parts)
+
+
+def report(records: list[dict], date: str, partial: str = "", probe: dict | None = None) -> str:
+    """The markdown page: how it was made, the summary, what it shows, the tables per depth, the two words, and the
+    Arabic model's probe when its file is given."""
     parts = [
         "# Abstraction, measured: what the layers make of the words\n\n"
         f"Written by `{COMMAND}` ({date}); do not edit by hand. The full output, every pair's cosine at every depth "
@@ -409,7 +450,15 @@ def report(records: list[dict], date: str, partial: str = "") -> str:
             f"The two *{record['two words']['word']}*s of «{record['two words']['sentence']}» (layer_similarity, "
             "raw and centred on the sentence's mean word):\n\n" + two_words_table(record),
         ]
+    if probe is not None:
+        parts.append(probe_section(probe))
     return "\n\n".join(parts) + "\n"
+
+
+def shipped_probe() -> dict | None:
+    """The shipped Arabic model's probe.json, if bench/abstraction_probe.py has written it."""
+    path = ROOT / PROBE_FILE
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -465,7 +514,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.render_only:
         saved = json.loads(args.results.read_text(encoding="utf-8"))
-        args.out.write_text(report(saved["records"], saved["date"]), encoding="utf-8")
+        args.out.write_text(report(saved["records"], saved["date"], probe=shipped_probe()), encoding="utf-8")
         print(f"wrote {args.out}", file=sys.stderr)
         return 0
     torch.set_num_threads(1)  # deterministic sums; the work is many short texts, where threads gain nothing
@@ -486,7 +535,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\n# Every pair and paragraph (depths: input V, layer 1, …)")
     print("\n".join(details))
     partial = f"(A partial look: the first {args.pairs} of each kind.)" if args.pairs else ""
-    args.out.write_text(report(records, date, partial), encoding="utf-8")
+    args.out.write_text(report(records, date, partial, shipped_probe()), encoding="utf-8")
     print(f"wrote {args.out}", file=sys.stderr)
     if not args.pairs:
         saved_record = {"command": COMMAND, "date": date, "records": records}

@@ -169,3 +169,25 @@ def test_the_markdown_holds_every_number_of_the_run_and_its_tables_no_other() ->
     table_numbers = {n for line in markdown.splitlines() if line.startswith("| ") for n in NUMBER.findall(line)}
     assert table_numbers <= expected, sorted(table_numbers - expected)
     assert markdown.count("| input V |") == 2 * 2 + 2  # per model: raw, centred, the two words
+
+
+def test_the_probe_section_shows_the_probe_files_accuracy_at_every_depth() -> None:
+    task = {
+        "name": "hadith book",
+        "corpus": "hadith",
+        "classes": ["a", "b", "c"],
+        "n_train": 1200,
+        "n_test": 130,
+        "majority": 0.4,
+        "accuracy": [0.5, 0.61, 0.625],
+        "standard_error": [0.04, 0.041, 0.042],
+        "balanced_accuracy": [0.45, 0.55, 0.575],
+        "accuracy_without_attention": [0.5, 0.52, 0.53],
+        "balanced_accuracy_without_attention": [0.45, 0.46, 0.47],
+        "bag_of_words": {"accuracy": 0.7, "balanced_accuracy": 0.65},
+    }
+    markdown = report([run("arabic")[0]], "2026-12-02", probe={"command": "python x.py", "tasks": [task]})
+    section = markdown.split("## The Arabic model: a linear probe per depth")[1]
+    assert "| layer 2 | 62.5 % ± 4.2 % (57.5 %) | 53.0 % (47.0 %) |" in section
+    assert "40.0 %" in section and "70.0 % (65.0 %)" in section and "1,200 training and 130 held-out" in section
+    assert "linear probe" not in report([run("arabic")[0]], "2026-12-02")  # no file, no section
