@@ -303,13 +303,16 @@ ARABIC_PHONE = ("a 390 × 844 phone, Arabic", 278, 138, False, False)
 DESKTOP = ("a 1400 × 900 desktop", 853, 138, False, True)
 PROJECTOR = ("a 1280 × 720 projector", 639, 167, True, True)
 SMALL_PROJECTOR = ("a 1024 × 768 projector", 390, 167, True, False)
-# Chromium's box of an SVG text in these fonts, from the baseline: 1.09 em up and 0.66 em down (24 px at 14 px).
+# Chromium's box of an SVG text in these fonts, from the baseline: 1.09 em up and 0.66 em down (24 px at 14 px); the
+# letters themselves (canvas measureText) reach 0.94 em up (À, Å) and 0.33 em down (إِلَى): what a marker must not touch.
 ASCENT, DESCENT = 1.09, 0.66
+INK_UP, INK_DOWN = 0.95, 0.35
 TIRED_WORDS = ["[CLS]", *TIRED.split(), "[SEP]"]
 
 
 def _drawn(figure: go.Figure, screen: tuple) -> tuple[list[tuple], list[tuple], tuple[float, float]]:
-    """The labels (word, box x0, y0, x1, y1 in px from the plot's top left) and markers (x, y, reach px) that `screen`
+    """The labels (word, box x0, y0, x1, y1 in px from the plot's top left, its point, its letters' top and bottom)
+    and markers (x, y, reach px) that `screen`
     shows, and the plot's size: the figure as Plotly lays it out there (equal axes: the scale is the smaller of the
     two, and the other axis's range widens about its centre), each label set around its point by plotly.js's rule
     (textPointPosition: r = size / 1.6 + 1 px from the centre, baseline at 0.75 em + v·r + (v − 1)·0.5 em)."""
@@ -343,16 +346,17 @@ def _drawn(figure: go.Figure, screen: tuple) -> tuple[list[tuple], list[tuple], 
             w = text_width(text, font)
             baseline = py + 0.75 * font + v * r + (v - 1) * font / 2
             start = px + h * r - (w / 2 if h == 0 else w if h < 0 else 0)
-            labels.append((text, start, baseline - ASCENT * font, start + w, baseline + DESCENT * font, px, py))
+            ink = (baseline - INK_UP * font, baseline + INK_DOWN * font)
+            labels.append((text, start, baseline - ASCENT * font, start + w, baseline + DESCENT * font, px, py, ink))
     return labels, markers, (width, height)
 
 
 def _collisions(figure: go.Figure, screen: tuple) -> list[str]:
-    """Every pair of drawn labels whose boxes overlap, every label over a marker not at its own point, and every label
-    or marker not wholly inside the plot, on `screen`."""
+    """Every pair of drawn labels whose boxes overlap, every label whose letters touch a marker not at its own point,
+    and every label or marker not wholly inside the plot, on `screen`."""
     labels, markers, (width, height) = _drawn(figure, screen)
     found = []
-    for k, (word, a0, b0, a1, b1, px, py) in enumerate(labels):
+    for k, (word, a0, b0, a1, b1, px, py, (top, bottom)) in enumerate(labels):
         if a0 < 0 or b0 < 0 or a1 > width or b1 > height:
             found.append(f"{word} is cut by the plot's edge: {a0:.0f}, {b0:.0f}, {a1:.0f}, {b1:.0f}")
         for other, c0, d0, c1, d1, *_ in labels[k + 1 :]:
@@ -360,7 +364,7 @@ def _collisions(figure: go.Figure, screen: tuple) -> list[str]:
                 found.append(f"{word} overlaps {other}")
         for mx, my, reach in markers:
             own = abs(mx - px) < 1e-6 and abs(my - py) < 1e-6
-            if not own and min(a1, mx + reach) > max(a0, mx - reach) and min(b1, my + reach) > max(b0, my - reach):
+            if not own and min(a1, mx + reach) > max(a0, mx - reach) and min(bottom, my + reach) > max(top, my - reach):
                 found.append(f"{word} covers the marker at {mx:.0f}, {my:.0f}")
     found += [
         f"a marker at {x:.0f}, {y:.0f} is cut"

@@ -27,12 +27,17 @@ _EMS = (
     ("!',.:;Iijl|اأإآٱـ", 0.3),
     (" ", 0.33),
     ('"()-/[\\]frt’', 0.45),
-    ("ABCDEFGHJKLNOPQRSTUVXYZ#&+<=>^~${}_*?", 0.8),
+    ("ABCDEFGHJKLNOPQRSTUVXYZ", 0.8),
+    ("#&+<=>^~", 0.85),
     ("mwMW%@…سشصض", 1.1),
 )
 _EM = {character: em for characters, em in _EMS for character in characters}
 _DEFAULT_EM, _WIDE_EM = 0.65, 1.0  # a character not listed; one of a wide script (CJK)
 BOX_EMS = (1.09, 0.66)  # a text box's top above its baseline and its bottom below it, in ems (Chromium's SVG bbox)
+# The reach of a label's letters from the baseline (Chromium's canvas measureText): Latin capitals with accents 0.94 em
+# up, Arabic with a kasra under a descender 0.33 em down. A marker must not touch the letters; a text with a symbol
+# (an emoji reaches 1.06 em up) or a wide script counts its whole box.
+INK_EMS = (0.95, 0.35)
 GAP_PX = 1.0  # boxes closer than this count as touching
 
 # Plotly's text positions: (vertical, horizontal) signs, -1 up / left, +1 down / right (screen y grows downwards).
@@ -79,38 +84,38 @@ def text_width(text: str, font_px: float) -> float:
     return ems * font_px + 2.0
 
 
-def text_offset(marker_size: float) -> float:
+def _plain_letters(text: str) -> bool:
+    """Whether every character's letters stay within INK_EMS: no symbol (an emoji), no wide script."""
+    return not any(unicodedata.category(c) == "So" or unicodedata.east_asian_width(c) in "WF" for c in text)
+
+
+def text_offset(marker_size: np.ndarray | float) -> np.ndarray:
     """How far Plotly moves a label from its marker's centre, px: "2/1.6 * nominal, bcs some markers are a bit
     bigger" (plotly.js, textPointPosition)."""
-    return marker_size / 2 / 0.8 + 1
+    return np.asarray(marker_size, dtype=np.float64) / 2 / 0.8 + 1
 
 
 _SIGNS = np.array(list(PLACES.values()), dtype=np.float64)  # (8, 2): each place's vertical and horizontal sign
 
 
-def label_boxes(width: np.ndarray, font_px: np.ndarray, marker_size: float) -> np.ndarray:
-    """(S, 8, 4): a label's box (x0, y0, x1, y1) in px from its point's centre, screen y downwards, at each of the
-    PLACES, for S screens (its width and font px on each), as Plotly places it: the baseline at
-    0.75 em + v·r + (v − 1)·0.5 em, the text's start, middle or end at h·r (r: text_offset)."""
+def label_boxes(
+    width: np.ndarray, font_px: np.ndarray, marker_size: np.ndarray | float, ems: tuple[float, float] = BOX_EMS
+) -> np.ndarray:
+    """(…, S, 8, 4): a label's box (x0, y0, x1, y1) in px from its point's centre, screen y downwards, at each of the
+    PLACES, for S screens (width (…, S) and font_px (S,) on each; marker_size (…)), as Plotly places it: the baseline
+    at 0.75 em + v·r + (v − 1)·0.5 em, the text's start, middle or end at h·r (r: text_offset)."""
     v, h = _SIGNS[:, 0], _SIGNS[:, 1]
-    r = text_offset(marker_size)
-    font, width = font_px[:, None], width[:, None]  # (S, 1)
+    r = text_offset(marker_size)[..., None, None]
+    font, width = font_px[:, None], width[..., None]  # (S, 1), (…, S, 1)
     baseline = 0.75 * font + v * r + (v - 1) * font / 2
     left = h * r - width * (h == 0) / 2 - width * (h < 0)
-    return np.stack([left, baseline - BOX_EMS[0] * font, left + width, baseline + BOX_EMS[1] * font], axis=-1)
-
-
-def label_box(place: str, width: float, font_px: float, marker_size: float) -> np.ndarray:
-    """(x0, y0, x1, y1): one label's box at one place (see label_boxes)."""
-    boxes = label_boxes(np.array([width]), np.array([font_px]), marker_size)
-    return boxes[0, list(PLACES).index(place)]
+    return np.stack([left, baseline - ems[0] * font, left + width, baseline + ems[1] * font], axis=-1)
 
 
 def _interval(d: np.ndarray, ahead: np.ndarray, behind: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The open interval of scales s at which −behind < d·s < ahead (one axis of two boxes overlapping). When d = 0
     the division's infinities give everything (both positive) or nothing, which is the answer there too."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t1, t2 = -behind / d, ahead / d
+    t1, t2 = -behind / d, ahead / d  # place_labels lets numpy divide by zero without a warning
     return np.minimum(t1, t2), np.maximum(t1, t2)
 
 
@@ -162,10 +167,10 @@ HEIGHT_SLACK_PX = 24  # a plot's height on a screen is estimated to within this 
 def _plane(
     points: np.ndarray, height: float, screens: tuple[Screen, ...], pad_px: tuple[float, float], reach: float
 ) -> _Plane:
-    """Ranges with pad_px of room beyond the outermost points on the most crowded screen (more on any other), at least
-    a marker's reach (the markers are whole), and each
-    screen's interval of scales: s = min(plot width / x span, plot height / y span) over its widths (and heights:
-    from a little less than estimated to twice, as in Streamlit's full-screen view)."""
+    """Ranges with pad_px of room beyond the outermost points on the most crowded screen (more on any other; at least
+    a marker's reach, so that the markers are whole), and each screen's interval of scales: s = min(plot width / x
+    span, plot height / y span) over its widths (and heights: from a little less than estimated to twice, as in
+    Streamlit's full-screen view)."""
     low, high = points.min(0), points.max(0)
     span = np.maximum(high - low, max(1e-6, 1e-3 * float((high - low).max())))
     pad = np.maximum(np.asarray(pad_px, dtype=np.float64), reach + GAP_PX)
@@ -196,71 +201,79 @@ def _inside(points: np.ndarray, boxes: np.ndarray, plane: _Plane) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _Labels:
-    """The labels to place: points (m, 2), data units, y up; their texts (None: no label); each one's places in the
-    order tried (m, 8: indices into PLACES, its first choice first); their boxes at every place on every screen
-    (m, 8, S, 4, px); the markers' reach in px (m,)."""
+    """The labels to place, r of them, and every point's marker: points (m, 2), data units, y up, and the markers'
+    reach in px (m,); rows (r,): the point each label is set by; texts (r); each label's places in the order tried
+    (r, 8: indices into PLACES, its first choice first); its boxes at every place on every screen (r, 8, S, 4, px),
+    and the boxes of its letters alone (ink: what must not touch a marker)."""
 
     points: np.ndarray
-    texts: list[str | None]
+    reach: np.ndarray
+    rows: np.ndarray
+    texts: list[str]
     preference: np.ndarray
     boxes: np.ndarray
-    reach: np.ndarray
+    ink: np.ndarray
+
+    @property
+    def flipped(self) -> np.ndarray:
+        return self.points * np.array([1.0, -1.0])  # x, −y: the screen's y grows downwards
 
 
 def _free(labels: _Labels, plane: _Plane) -> np.ndarray:
-    """(m, 8, S): whether the label at that place stays inside the plot and clear of every marker but its own on
+    """(r, 8, S): whether the label at that place stays inside the plot and clear of every marker but its own on
     that screen (a marker at the label's own point: Plotly sets the text beside it)."""
-    flipped = labels.points * np.array([1.0, -1.0])  # x, −y: the screen's y grows downwards
-    d = flipped[:, None] - flipped[None]  # (m, m, 2)
-    markers = np.stack([-labels.reach, -labels.reach, labels.reach, labels.reach], axis=1)  # (m, 4)
-    on_marker = overlapping(
-        d[:, None], labels.boxes[:, :, None], markers[None, None, :, None], plane.s_lo, plane.s_hi
-    )  # (m, 8, m, S)
-    own = np.all(d == 0, axis=-1)  # (m, m)
-    return ~(on_marker & ~own[:, None, :, None]).any(2) & _inside(labels.points, labels.boxes, plane)
+    flipped = labels.flipped
+    d = (flipped[labels.rows, None] - flipped[None]).astype(np.float32)  # (r, m, 2); single precision: px need no more
+    markers = np.stack([-labels.reach, -labels.reach, labels.reach, labels.reach], axis=1).astype(np.float32)
+    ink, s_lo, s_hi = labels.ink.astype(np.float32), plane.s_lo.astype(np.float32), plane.s_hi.astype(np.float32)
+    on_marker = overlapping(d[:, None], ink[:, :, None], markers[None, None, :, None], s_lo, s_hi)  # (r, 8, m, S)
+    own = np.all(d == 0, axis=-1)  # (r, m)
+    return ~(on_marker & ~own[:, None, :, None]).any(2) & _inside(labels.points[labels.rows], labels.boxes, plane)
 
 
 def _greedy(
     labels: _Labels, order: list[int], plane: _Plane, free: np.ndarray, blocked: np.ndarray, screens: np.ndarray
-) -> list[int | None]:
+) -> dict[int, int]:
     """Each label in turn takes its first place that is free and not blocked by a label placed before on any of the
-    given screens (S,), or none; once placed, it blocks the places of other labels that would meet it there."""
-    flipped = labels.points * np.array([1.0, -1.0])
-    places: list[int | None] = [None] * len(free)
-    for i in order:
-        ok = (free[i] & ~blocked[i])[labels.preference[i]][:, screens].all(-1)
+    given screens (S,), or none; once placed, it blocks the places of other labels that would meet it there.
+    Returns {label: place}."""
+    at = labels.flipped[labels.rows]  # (r, 2)
+    places = {}
+    for k in order:
+        ok = (free[k] & ~blocked[k])[labels.preference[k]][:, screens].all(-1)
         if ok.any():
-            place = int(labels.preference[i][np.argmax(ok)])
-            places[i] = place
-            meets = overlapping(
-                (flipped - flipped[i])[:, None], labels.boxes, labels.boxes[i, place], plane.s_lo, plane.s_hi
-            )  # (m, 8, S)
-            blocked |= meets & screens
+            place = places[k] = int(labels.preference[k][np.argmax(ok)])
+            meets = overlapping((at - at[k])[:, None], labels.boxes, labels.boxes[k, place], plane.s_lo, plane.s_hi)
+            blocked |= meets & screens  # (r, 8, S)
     return places
 
 
 def _place(labels: _Labels, screens: tuple[Screen, ...], plane: _Plane) -> Placement:
     """Labels that fit on every screen, most crowded points first; then, for the wide screens alone, those left."""
     free = _free(labels, plane)
-    flipped = labels.points * np.array([1.0, -1.0])
-    crowding = (np.abs(flipped[:, None] - flipped[None]).max(-1) * plane.s_lo.min() < 40).sum(1)
-    order = [int(i) for i in np.argsort(-crowding, kind="stable") if labels.texts[i] is not None]
+    at = labels.flipped[labels.rows]
+    crowding = (np.abs(at[:, None] - at[None]).max(-1) * plane.s_lo.min() < 40).sum(1)
+    order = [int(k) for k in np.argsort(-crowding, kind="stable")]
     blocked = np.zeros_like(free)
-    places = _greedy(labels, order, plane, free, blocked, np.ones(len(screens), dtype=bool))
-    left = [i for i in order if places[i] is None]
+    placed = _greedy(labels, order, plane, free, blocked, np.ones(len(screens), dtype=bool))
     wide = np.array([screen.wide for screen in screens])
-    wide_places = _greedy(labels, left, plane, free, blocked, wide) if wide.any() else [None] * len(places)
-    names = list(PLACES)
-    return Placement(
-        tuple(labels.texts),
-        tuple(None if k is None else names[k] for k in places),
-        tuple(None if k is None else names[k] for k in wide_places),
-        plane.x_range,
-        plane.y_range,
-    )
+    left = [k for k in order if k not in placed]
+    placed_wide = _greedy(labels, left, plane, free, blocked, wide) if wide.any() else {}
+    names, m = list(PLACES), len(labels.points)
+    texts: list[str | None] = [None] * m
+    places: list[str | None] = [None] * m
+    wide_places: list[str | None] = [None] * m
+    for k, point in enumerate(labels.rows):
+        texts[point] = labels.texts[k]
+        places[point] = names[placed[k]] if k in placed else None
+        wide_places[point] = names[placed_wide[k]] if k in placed_wide else None
+    return Placement(tuple(texts), tuple(places), tuple(wide_places), plane.x_range, plane.y_range)
 
 
-PADS_PX = ((12.0, 30.0), (24.0, 30.0))  # room beyond the outermost points (px across, up and down) to try
+# Room beyond the outermost points, px across and up and down: tried in turn while a label is left to the hover. Over
+# 96 maps (bench/query_key_labels.py's) a second margin of 24 px across left 4 % fewer labels to the hover, at twice
+# the cost: one is tried.
+PADS_PX = ((12.0, 30.0),)
 
 
 def place_labels(
@@ -281,10 +294,18 @@ def place_labels(
     room but crowd the points; the one that leaves fewest labels to the hover wins (on a narrow screen first, then on
     a wide one; the narrowest margin on a tie)."""
     font_px = np.array([screen.font_px(font) for screen in screens])  # (S,)
+    rows = np.array([i for i, text in enumerate(texts) if text is not None], dtype=np.int64)
+    shown = [text for text in texts if text is not None]
     names = list(PLACES)
-    preference = np.array([[names.index(f), *(k for k, name in enumerate(names) if name != f)] for f in first])
-    widths = np.array([[text_width(text or "", f) for f in font_px] for text in texts])  # (m, S)
-    boxes = np.stack([label_boxes(w, font_px, size) for w, size in zip(widths, sizes, strict=True)])  # (m, S, 8, 4)
-    labels = _Labels(points, texts, preference, boxes.transpose(0, 2, 1, 3), reach)
-    placements = [_place(labels, screens, _plane(points, height, screens, pad, float(reach.max()))) for pad in pads]
+    preference = np.array([[names.index(f), *(k for k, name in enumerate(names) if name != f)] for f in first])[rows]
+    widths = np.array([[text_width(text, f) for f in font_px] for text in shown]).reshape(len(rows), len(screens))
+    boxes, ink = (label_boxes(widths, font_px, sizes[rows], ems).transpose(0, 2, 1, 3) for ems in (BOX_EMS, INK_EMS))
+    ink = np.where(np.array([_plain_letters(text) for text in shown], dtype=bool)[:, None, None, None], ink, boxes)
+    labels = _Labels(points, reach, rows, shown, preference.reshape(len(rows), len(names)), boxes, ink)
+    placements: list[Placement] = []
+    with np.errstate(divide="ignore", invalid="ignore"):  # a zero gap between two points divides by zero
+        for pad in pads:
+            placements.append(_place(labels, screens, _plane(points, height, screens, pad, float(reach.max()))))
+            if placements[-1].hidden(wide=False) == 0:
+                break  # no label is left to the hover (nor on a wide screen): a wider margin cannot do better
     return min(placements, key=lambda p: (p.hidden(wide=False), p.hidden(wide=True)))
