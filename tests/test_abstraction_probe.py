@@ -12,6 +12,7 @@ import torch
 from attention_core.models.trained import SHIPPED
 from bench.abstraction_probe import Line, make_task, remove_words, title_forms
 from bench.linear_probe import Score, fit_probe, paired
+from bench.probe_section import write_section
 
 HAJJ = "كِتَابُ الْحَجِّ"  # "The book of pilgrimage", diacritised as the hadith text is
 
@@ -150,3 +151,13 @@ def test_the_paired_test_is_mcnemars_exact_test():
     assert paired(better, worse, y) == {"only_this": 5, "only_other": 0, "p": 0.0625}
     assert paired(worse, better, y) == {"only_this": 0, "only_other": 5, "p": 0.0625}
     assert paired(better, better, y)["p"] == 1.0
+
+
+def test_the_probe_section_replaces_only_itself(tmp_path):
+    doc = tmp_path / "abstraction.md"
+    write_section(doc, "## The probe\n\nfirst\n")
+    first = "# Abstraction: what the layers make of the words\n\n## The probe\n\nfirst\n"
+    assert doc.read_text(encoding="utf-8") == first
+    doc.write_text("# A\n\nintro\n\n## The probe\n\nold\n\n### a table\n\n## Later\n\nkept\n", encoding="utf-8")
+    write_section(doc, "## The probe\n\nnew\n")
+    assert doc.read_text(encoding="utf-8") == "# A\n\nintro\n\n## The probe\n\nnew\n\n## Later\n\nkept\n"
