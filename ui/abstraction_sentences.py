@@ -21,6 +21,7 @@ from attention_core.models.trained import SHIPPED
 from attention_core.readings.layers import layer_states_each
 from attention_core.readings.sets import Language, SentenceSets, sentence_sets
 from attention_core.story.text import is_right_to_left
+from ui.abstraction_quiz import texts_quiz
 from ui.abstraction_view import PAGE, WITHOUT, every_head, model_key, numbers_table, said
 from ui.i18n import N_, _, ngettext, reading_order
 from ui.models import english_model, shipped_model
@@ -191,6 +192,9 @@ def show_sentences(model: AttentionModel, language: Language, mine: bool) -> Non
         st.warning(_("The model reads no word of one of these texts: give it a word in the model's language."))
         return
     depths = depth_names(model.n_layers, _)
+    asked = (pairs.a, pairs.b, model_key(model))
+    if not texts_quiz(pairs.names, full, depths[-1], topics=pairs.one is not None, asked=asked):
+        return
     known = _known_topic(pairs, sentence_sets(language))
     highlighted = range(len(pairs.names))
     if pairs.one is not None:  # many candidates: only the right one (or the nearest at the end) gets its twin

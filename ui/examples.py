@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from attention_core.readings.sets import sentence_sets
 from attention_core.story.text import is_right_to_left, tokenize
 from ui.i18n import N_
 
@@ -91,8 +92,10 @@ class Lesson:
 
     def quiz_query(self) -> dict[str, str | list[str]] | None:
         """The lesson as a question (ui/guess_view.py): its page opens with the heatmaps hidden and asks where the
-        lesson's row word looks, in the lesson's head; None for a lesson with no such cell (Fill the blank, Word
-        order, a knock-out's before/after panels)."""
+        lesson's row word looks, in the lesson's head; on the Abstraction page, which of its texts' pairs ends
+        closest; None for a lesson with no such question (Fill the blank, Word order, a knock-out's panels)."""
+        if self.page == "abstraction" and "abstraction_texts_a" in self.settings:
+            return self.query() | {"abstraction_quiz": "true"}  # which pair ends closest (ui/abstraction_quiz.py)
         if self.page not in QUIZ_PAGES or self.cell is None or (self.panel and not _HEAD.fullmatch(self.panel)):
             return None
         typed = [token.surface for token in tokenize(self.sentence)]
@@ -491,5 +494,87 @@ LESSONS: list[Lesson] = [
         ),
         {"heads_layer": 1, "heads_head": 3},
         look_at=N_("The map *Queries and keys on one map*: the query of *fox* beside the key of *brown*."),
+    ),
+    Lesson(
+        N_("Other words, same meaning: closer after six layers"),
+        N_("abstraction"),
+        "abstraction",
+        "the film was great",
+        N_(
+            "Two pairs of texts: *the film was great* with *the movie was excellent* (other words, the same meaning) "
+            "and with *the film was terrible* (one word changed, the opposite meaning). At the input V the one-word "
+            "change is the closer pair (0.92 against 0.90); after MiniLM's six layers the paraphrase is (0.91 against "
+            "0.71): the last layers compare what the texts say, not their words."
+        ),
+        {
+            "abstraction_texts_a": "the film was great\nthe film was great",
+            "abstraction_texts_b": "the movie was excellent\nthe film was terrible",
+        },
+        look_at=N_("The chart *Pairs of texts through the layers*: the two solid lines cross."),
+    ),
+    Lesson(
+        N_("A paragraph that never names its topic"),
+        N_("abstraction"),
+        "abstraction",
+        "Borders, visas and refugees dominate the debate",
+        N_(
+            "*Borders, visas and refugees dominate the debate* never says *immigration*, yet of ten topic words "
+            "*immigration* is its nearest at every depth, and MiniLM's layers widen its lead: 0.19 over the next at "
+            "the input V (0.47 against *war*'s 0.28), 0.30 after layer 6 (0.57 against *travel*'s 0.27)."
+        ),
+        {
+            "abstraction_texts_a": "Borders, visas and refugees dominate the debate",
+            "abstraction_texts_b": "\n".join(sentence_sets("english").topics),  # the ten topic words
+        },
+        look_at=N_("The chart *One text and each candidate, through the layers*, and the nearest topic at each depth."),
+    ),
+    Lesson(
+        N_("Two banks, through the layers"),
+        N_("abstraction"),
+        "abstraction",
+        "I sat on the bank of the river then went to the bank to get money",
+        N_(
+            "The river's bank and the money's bank, followed through MiniLM's layers: raw cosine 0.93 at the input V, "
+            "0.84 after layer 3, 0.94 after layer 6. Deep layers give every word a share of one common direction, so "
+            "the raw cosine climbs back. Switch **Centred cosine** on: 0.92, 0.78, 0.89, the two banks stay further "
+            "apart than at the input."
+        ),
+        {"abstraction_word": "bank ·1", "abstraction_with": ["bank ·2"], "abstraction_depth": 3},
+        look_at=N_("Row *bank* (the first), column *bank* (the second), after layer 3; and the chart below."),
+        cell=Cell("bank", "bank", 1, 2),
+        figures=("abstraction_map",),
+    ),
+    Lesson(
+        N_("ذهب: went and gold, pulled apart by attention"),
+        N_("abstraction"),
+        "abstraction",
+        "ذهب الله بنورهم ولهم اساور من ذهب",
+        N_(
+            "The verb ذهب (went) and the noun ذهب (gold) are one written word: 0.89 at the input V, where only their "
+            "places differ. Through the Arabic model's three layers they move apart: 0.64, 0.61, 0.58 (centred, from "
+            "0.73 to 0.20). With every head knocked out they stay together (0.90 after layer 3): what tells them apart "
+            "is attention, reading their neighbours."
+        ),
+        {"abstraction_word": "ذهب ·1", "abstraction_with": ["ذهب ·2"], "abstraction_depth": 3},
+        look_at=N_("Row ذهب (the first), column ذهب (the second), in both maps after layer 3."),
+        cell=Cell("ذهب", "ذهب", 1, 2),
+        figures=("abstraction_map", "abstraction_map_without"),
+    ),
+    Lesson(
+        N_("Same meaning, or the roles swapped"),
+        N_("abstraction"),
+        "abstraction",
+        "ذهب الرجل إلى السوق",
+        N_(
+            "Two pairs: other words with the same meaning (ذهب الرجل إلى السوق, مضى الرجل إلى السوق) and the same "
+            "words with the roles swapped (ضرب زيد عمرا, ضرب عمرو زيدا). At the input V both pairs are close (0.97 "
+            "and 0.92); after the Arabic model's three layers the paraphrase stays closer (0.84) than the swapped "
+            "roles (0.67), though this model was trained only to fill blanks."
+        ),
+        {
+            "abstraction_texts_a": "ذهب الرجل إلى السوق\nضرب زيد عمرا",
+            "abstraction_texts_b": "مضى الرجل إلى السوق\nضرب عمرو زيدا",
+        },
+        look_at=N_("The chart *Pairs of texts through the layers*: both lines fall, the swapped roles further."),
     ),
 ]
