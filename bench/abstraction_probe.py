@@ -183,7 +183,7 @@ def make_task(
     """Split by the model's own rule (the corpus's line i is held out when i % 10 == 9), remove the title words,
     then the `specific` words most specific to each class on the training texts, cut every text to the model's
     max_words, keep at most max_per_class training texts per class (and a ninth of it held out)."""
-    held_out = set(split(list(range(n_lines)))[1])
+    held_out = {int(i) for i in split([str(i) for i in range(n_lines)])[1]}  # corpora.split on the line numbers
     titles_seen = Counter(t.norm for line in lines for t in tokenize(line.text) if t.is_word and t.norm in title_words)
     sides = {
         side: texts_of(
