@@ -135,3 +135,21 @@ def test_a_quiz_link_hides_the_texts_chart_until_the_guess_is_revealed(lesson: L
         "Same meaning, or the roles swapped": "مضى الرجل إلى السوق",
     }[lesson.title]
     assert closest in said[0]
+
+
+def test_looked_at_is_not_what_mattered_on_la_rayba_fihi() -> None:
+    from attention_core.readings.logit_lens import logit_lens
+    from attention_core.readings.occlusion import compare, occlusion
+
+    (lesson,) = [lesson for lesson in LESSONS if lesson.title == "Looked at, or mattered? لا ريب فيه"]
+    found = occlusion(arabic(), lesson.sentence)
+    shares = compare(arabic().analyze(lesson.sentence), found).attention
+    words = list(found.words)
+    assert found.guess == lesson.expected_guess and logit_lens(arabic(), lesson.sentence).settles_at == 1
+    looked = max(found.others, key=lambda i: float(shares[i]))
+    assert words[looked] == "الكتاب" and found.most_mattered == words.index("فيه")
+    after = {w: f"{found.probability - float(found.drop[words.index(w)]):.2f}" for w in ("الكتاب", "فيه", "لا")}
+    assert f"الكتاب ({float(shares[looked]):.2f} of its attention)" in lesson.look_for
+    assert f"from {found.probability:.2f} to {after['الكتاب']}" in lesson.look_for
+    assert f"فيه ({float(shares[words.index('فيه')]):.2f}) takes it to {after['فيه']}" in lesson.look_for
+    assert f"hiding لا to {after['لا']}" in lesson.look_for

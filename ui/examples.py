@@ -217,6 +217,20 @@ LESSONS: list[Lesson] = [
         figures=("fill_blank_attention",),
     ),
     Lesson(
+        N_("Looked at, or mattered? لا ريب فيه"),
+        N_("negation"),
+        "fill_blank",
+        "ذلك الكتاب لا [MASK] فيه",
+        N_(
+            "Open *When did the model decide, and what mattered?* under the guesses. ريب is the first guess from "
+            "layer 1 on. The blank looks most at الكتاب (0.31 of its attention), yet hiding الكتاب moves ريب only "
+            "from 0.96 to 0.88; hiding فيه (0.27) takes it to 0.25, hiding لا to 0.75. What a word is looked at is "
+            "not what it contributes."
+        ),
+        expected_guess="ريب",
+        look_at=N_("The strip beside the blank's attention: looked at against mattered, word by word."),
+    ),
+    Lesson(
         N_("Negation: لا إله إلا هو"),
         N_("negation"),
         "fill_blank",
