@@ -395,7 +395,8 @@ def test_no_label_of_a_dense_map_overlaps_another_or_a_marker_or_is_cut_on_a_pho
         for screen in (PHONE, DESKTOP, PROJECTOR, SMALL_PROJECTOR):
             assert _collisions(figure, screen) == [], (layer, head, screen[0])
         labels = {screen[0]: _drawn(figure, screen)[0] for screen in (PHONE, DESKTOP)}
-        assert len(labels[PHONE[0]]) >= 10 and len(labels[DESKTOP[0]]) > len(labels[PHONE[0]])
+        assert 3 * len(labels[PHONE[0]]) >= 2 * len(words)  # a third of the 2 × 13 labels even on the densest map
+        assert len(labels[DESKTOP[0]]) > len(labels[PHONE[0]])
         hidden = figure.layout.meta["hidden"]
         assert hidden == {
             "narrow": 2 * len(words) - len(labels[PHONE[0]]),

@@ -39,6 +39,7 @@ BOX_EMS = (1.09, 0.66)  # a text box's top above its baseline and its bottom bel
 # (an emoji reaches 1.06 em up) or a wide script counts its whole box.
 INK_EMS = (0.95, 0.35)
 GAP_PX = 1.0  # boxes closer than this count as touching
+MARKER_GAP_PX = 2.0  # and a label's letters closer than this to a marker (else they seem to touch on a phone)
 
 # Plotly's text positions: (vertical, horizontal) signs, -1 up / left, +1 down / right (screen y grows downwards).
 PLACES = {
@@ -224,7 +225,8 @@ def _free(labels: _Labels, plane: _Plane) -> np.ndarray:
     that screen (a marker at the label's own point: Plotly sets the text beside it)."""
     flipped = labels.flipped
     d = (flipped[labels.rows, None] - flipped[None]).astype(np.float32)  # (r, m, 2); single precision: px need no more
-    markers = np.stack([-labels.reach, -labels.reach, labels.reach, labels.reach], axis=1).astype(np.float32)
+    reach = labels.reach + MARKER_GAP_PX - GAP_PX
+    markers = np.stack([-reach, -reach, reach, reach], axis=1).astype(np.float32)  # (m, 4)
     ink, s_lo, s_hi = labels.ink.astype(np.float32), plane.s_lo.astype(np.float32), plane.s_hi.astype(np.float32)
     on_marker = overlapping(d[:, None], ink[:, :, None], markers[None, None, :, None], s_lo, s_hi)  # (r, 8, m, S)
     own = np.all(d == 0, axis=-1)  # (r, m)
