@@ -35,7 +35,7 @@ def app_pages() -> list[StreamlitPage]:
         ("similarity", N_("Similarity: V·Vᵀ")),
         ("trainable", N_("Trainable attention: W1, W2, W3")),
         ("heads", N_("Multi-head attention")),
-        ("abstraction", N_("Abstraction: what the layers make of the words")),
+        ("abstraction", N_("Abstraction")),  # the page's title says the rest; a long name was cut here
         ("pairs", N_("Minimal pairs")),
         ("fill_blank", N_("Fill the blank")),
         ("word_order", N_("Word order")),

@@ -26,12 +26,14 @@ input[type="text"], textarea, [data-testid="stText"], [data-testid="stTable"] td
 [data-testid="stTextInput"] [data-testid="InputInstructions"] { position: static !important; padding: 1px 4px 0; }
 [data-testid="stButtonGroup"] button { height: auto !important; }
 [data-testid="stButtonGroup"] button * { white-space: normal !important; text-overflow: clip !important; }
+@media (max-width: 640px) { .modebar-container { display: none !important; } }
 </style>
 """
 # (The next rules move "Press Enter to apply · 31/6000" just below the sentence box: inside it, it covered the end
 # of the line, where an Arabic sentence begins. It floats there, taking no room: had it pushed the page down while
 # the box has focus, the page would jump back on the first click elsewhere, and that click would miss. The last
-# two rules let a long example chip wrap instead of ending in "…".)
+# two rules let a long example chip wrap instead of ending in "…". On a phone, Plotly's toolbar goes: it sat over the
+# figures' titles, and a phone zooms with two fingers.)
 
 # In a right-to-left browser (an Arabic locale) Streamlit's slider (react-aria) mirrors its thumb and its pointer:
 # the smallest value sits on the right. Its two end labels are not mirrored, so clicking next to "10" set 1. The
