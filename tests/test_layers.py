@@ -144,3 +144,17 @@ def test_several_knock_outs_in_one_batch_are_each_knock_out_alone(which: str) ->
         torch.testing.assert_close(
             batched.states, layer_states(model, text, knock_out=knock_out).states, atol=2e-5, rtol=1e-4
         )
+
+
+def test_the_pages_shortcuts_equal_the_matrices_they_stand_for() -> None:
+    """The mean cosine of two words from unit vectors, and the closest and farthest pair by argmax, against the
+    full (n, n) matrices they avoid building (and a listing of every pair)."""
+    from attention_core.figures.layers import extreme_pairs, mean_cosine_of_two, off_diagonal_mean
+
+    vectors = torch.randn(4, 9, 16, generator=torch.Generator().manual_seed(0))
+    vectors[:, 3] = 0  # an unknown word's zero row
+    torch.testing.assert_close(mean_cosine_of_two(vectors), off_diagonal_mean(cosine_matrix(vectors)))
+    similarity = cosine_matrix(vectors)[2]
+    pairs = [(i, j) for i in range(9) for j in range(i + 1, 9)]
+    values = [float(similarity[i, j]) for i, j in pairs]
+    assert extreme_pairs(similarity) == (pairs[values.index(max(values))], pairs[values.index(min(values))])

@@ -18,6 +18,7 @@ from attention_core.figures.layers import (
     depth_names,
     extreme_pairs,
     lines_table,
+    mean_cosine_of_two,
     off_diagonal_mean,
     word_map,
 )
@@ -157,9 +158,9 @@ def _map_caption(similarity: torch.Tensor, bare: torch.Tensor, names: list[str],
     return sentence_case(text)
 
 
-def _why_centre(raw: torch.Tensor, depths: list[str]) -> str:
-    """One line on why centring, with this sentence's own numbers: the mean raw cosine of two words, first and last."""
-    means = off_diagonal_mean(raw)
+def _why_centre(means: torch.Tensor, depths: list[str]) -> str:
+    """One line on why centring, with this sentence's own numbers: the mean raw cosine of two words (means: one
+    per depth), first and last."""
     first, last = written(float(means[0]), ".2f"), written(float(means[-1]), ".2f")
     if float(means[-1]) > float(means[0]):
         template = _(
@@ -187,7 +188,7 @@ def show_words(model: AttentionModel, text: str, rtl: bool) -> None:
     centred = st.toggle(_("Centred cosine"), key=f"{PAGE}_centred", bind="query-params", help=_(CENTRING))
     full = cosine_matrix(states.states, centred=centred)  # (depths, n, n): layer_similarity(model, text, centred)
     bare = cosine_matrix(bare_states.states, centred=centred)  # …(…, knock_out=every head)
-    st.caption(_why_centre(cosine_matrix(states.states), depths))
+    st.caption(_why_centre(mean_cosine_of_two(states.states), depths))
     depth = st.slider(
         _("Depth: 0 is the input V, ℓ the output of layer ℓ"),
         0,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pandas as pd
 import plotly.graph_objects as go
 import torch
+import torch.nn.functional as F
 
 from attention_core.figures.heatmaps import (
     ARABIC_FONTS,
@@ -164,6 +165,17 @@ def rank_at(values: torch.Tensor, candidate: int, depth: int) -> int:
     return 1 + int((values[:, depth] > values[candidate, depth]).sum())
 
 
+def mean_cosine_of_two(vectors: torch.Tensor) -> torch.Tensor:
+    """(…, n, d) → (…) off_diagonal_mean(cosine_matrix(vectors)) without the (n, n) matrices: with u the unit rows,
+    the sum over i ≠ j of u_i·u_j is |Σ u_i|² − Σ |u_i|² (a zero row counts zero, as in cosine_matrix)."""
+    n = vectors.shape[-2]
+    if n < 2:
+        return vectors.new_zeros(vectors.shape[:-2])
+    unit = F.normalize(vectors, dim=-1)
+    total = unit.sum(dim=-2)
+    return ((total * total).sum(dim=-1) - (unit * unit).sum(dim=(-1, -2))) / (n * (n - 1))
+
+
 def off_diagonal_mean(similarity: torch.Tensor) -> torch.Tensor:
     """(…, n, n) → (…) the mean cosine of two different words (0 for a text of one word)."""
     n = similarity.shape[-1]
@@ -178,8 +190,9 @@ def extreme_pairs(similarity: torch.Tensor) -> tuple[tuple[int, int], tuple[int,
     n = similarity.shape[-1]
     if n < 2:
         return None
+    # The first largest and smallest cell above the diagonal in row-major order, without listing the n² / 2 pairs
+    # in Python (510 words: 130,000 pairs, 232–237 ms a rerun; bench/abstraction_speed.py).
     upper = torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1)
-    values = similarity[upper]
-    pairs = upper.nonzero().tolist()
-    most, least = pairs[int(values.argmax())], pairs[int(values.argmin())]
-    return (most[0], most[1]), (least[0], least[1])
+    most = int(similarity.masked_fill(~upper, float("-inf")).argmax())
+    least = int(similarity.masked_fill(~upper, float("inf")).argmin())
+    return divmod(most, n), divmod(least, n)
