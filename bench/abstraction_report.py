@@ -455,6 +455,19 @@ def report(records: list[dict], date: str, partial: str = "", probe: dict | None
     return "\n\n".join(parts) + "\n"
 
 
+def write_keeping_probe_section(path: Path, text: str) -> None:
+    """Write the report, keeping the section bench/probe_section.py wrote into the same file ("## The probe": how
+    the probe was run, its variants), which this report's numbers per depth do not repeat."""
+    from bench.probe_section import HEADING, write_section
+
+    old = path.read_text(encoding="utf-8") if path.is_file() else ""
+    start = old.find(HEADING + "\n")
+    path.write_text(text, encoding="utf-8")
+    if start >= 0:
+        end = old.find("\n## ", start + len(HEADING))
+        write_section(path, old[start:] if end < 0 else old[start : end + 1])
+
+
 def shipped_probe() -> dict | None:
     """The shipped Arabic model's probe.json, if bench/abstraction_probe.py has written it."""
     path = ROOT / PROBE_FILE
@@ -514,7 +527,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.render_only:
         saved = json.loads(args.results.read_text(encoding="utf-8"))
-        args.out.write_text(report(saved["records"], saved["date"], probe=shipped_probe()), encoding="utf-8")
+        write_keeping_probe_section(args.out, report(saved["records"], saved["date"], probe=shipped_probe()))
         print(f"wrote {args.out}", file=sys.stderr)
         return 0
     torch.set_num_threads(1)  # deterministic sums; the work is many short texts, where threads gain nothing
@@ -535,7 +548,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\n# Every pair and paragraph (depths: input V, layer 1, …)")
     print("\n".join(details))
     partial = f"(A partial look: the first {args.pairs} of each kind.)" if args.pairs else ""
-    args.out.write_text(report(records, date, partial, shipped_probe()), encoding="utf-8")
+    write_keeping_probe_section(args.out, report(records, date, partial, shipped_probe()))
     print(f"wrote {args.out}", file=sys.stderr)
     if not args.pairs:
         saved_record = {"command": COMMAND, "date": date, "records": records}

@@ -191,3 +191,12 @@ def test_the_probe_section_shows_the_probe_files_accuracy_at_every_depth() -> No
     assert "| layer 2 | 62.5 % ± 4.2 % (57.5 %) | 53.0 % (47.0 %) |" in section
     assert "40.0 %" in section and "70.0 % (65.0 %)" in section and "1,200 training and 130 held-out" in section
     assert "linear probe" not in report([run("arabic")[0]], "2026-12-02")  # no file, no section
+
+
+def test_a_new_report_keeps_the_probe_section_written_into_the_same_file(tmp_path) -> None:
+    from bench.abstraction_report import write_keeping_probe_section
+
+    doc = tmp_path / "abstraction.md"
+    doc.write_text("# old\n\n## Old numbers\n\nold\n\n## The probe\n\nhow it was run\n\n### Variants\n\nv\n")
+    write_keeping_probe_section(doc, "# new\n\n## New numbers\n\nnew\n")
+    assert doc.read_text() == "# new\n\n## New numbers\n\nnew\n\n## The probe\n\nhow it was run\n\n### Variants\n\nv\n"
