@@ -224,3 +224,9 @@ def test_the_section_in_arabic() -> None:
     assert "When did the model decide, and what mattered?" not in titles and len(titles) >= 3
     rows = figure_of(at, "fill_blank_lens")["layout"]["yaxis"]["ticktext"]
     assert rows[1] != "layer 1" and "1" in rows[1]  # the depths drawn in Arabic
+
+
+def test_a_blank_alone_hides_no_word_and_says_nothing_mattered() -> None:
+    """A text that is only the blank (a bad input the page gets) has no word to hide: no drop, no error."""
+    found = occlusion(load_model(), "[MASK]")
+    assert found.others == [] and found.most_mattered is None and found.drop.shape == (1,)

@@ -70,7 +70,7 @@ def _hidden_one_by_one(x: torch.Tensor, masks: torch.Tensor, places: list[int]) 
     (masks (1, T, d): an all-[MASK] sentence, so row j is [MASK] at place j). A model builds its input row by row
     (a word's vector plus its place's), so this is the input of the sentence with that word hidden."""
     batch = x.expand(len(places), -1, -1).clone()
-    rows = torch.tensor(places)
+    rows = torch.tensor(places, dtype=torch.long)  # long even when empty: a blank alone hides no word
     batch[torch.arange(len(places)), rows] = masks[0, rows]
     return batch
 
