@@ -50,41 +50,33 @@ class EncoderConfig:
     position_bias_lr: float = 1.0  # the position bias's learning rate, as a multiple of the trainer's
 
 
+# The shipped Arabic model (Qurʾān + hadith, read through word pieces): three layers of 4 heads, d = 128, each head's
+# position bias started on a neighbour (−1, +1, −2, +2: see RelativePositionBias), so the heads do not have to find
+# their neighbours first. No dropout on the attention weights: it would hide a head's neighbour from it at random.
+# Why this size: docs/arabic-model.md.
+_ARABIC = EncoderConfig(
+    d_model=128,
+    n_heads=4,
+    n_layers=3,
+    d_ff=512,
+    dropout=0.1,
+    attention_dropout=0.0,
+    position_bias=True,
+    local_init=True,
+    max_len=256,
+)
+
 PRESETS: dict[str, EncoderConfig] = {
     # name: config                                            parameters with 8,000 pieces
     "tiny": EncoderConfig(d_model=32, n_heads=2, n_layers=1, d_ff=64),  # 0.27 M, for tests
     "small": EncoderConfig(d_model=128, n_heads=4, n_layers=2, d_ff=512),  # 1.43 M
     "base": EncoderConfig(d_model=256, n_heads=8, n_layers=4, d_ff=1024),  # 5.22 M
-    # The shipped Arabic model (Qurʾān + hadith, read through word pieces): three layers of 4 heads, d = 128,
-    # each head's position bias started on a neighbour (−1, +1, −2, +2: see RelativePositionBias), so the heads
-    # do not have to find their neighbours first. No dropout on the attention weights: it would hide a head's
-    # neighbour from it at random. Why this size: docs/arabic-model.md.
-    "arabic": EncoderConfig(
-        d_model=128,
-        n_heads=4,
-        n_layers=3,
-        d_ff=512,
-        dropout=0.1,
-        attention_dropout=0.0,
-        position_bias=True,
-        local_init=True,
-        max_len=256,
-    ),
+    "arabic": _ARABIC,
     # The Train page's live demo: the shipped model's size and shape with nothing built in. Its position bias
     # starts at 0 (no head prefers any place) and learns 50 times faster than the other weights, so a class sees
     # heads become previous- and next-word heads within a minute or two (at 1 ×: none in 2 minutes). Measured by
     # bench/live_emergence.py (docs/runs/live_emergence.txt).
-    "live": EncoderConfig(
-        d_model=128,
-        n_heads=4,
-        n_layers=3,
-        d_ff=512,
-        dropout=0.1,
-        attention_dropout=0.0,
-        position_bias=True,
-        position_bias_lr=50.0,
-        max_len=256,
-    ),
+    "live": replace(_ARABIC, local_init=False, position_bias_lr=50.0),
 }
 
 
