@@ -102,6 +102,8 @@ def test_no_label_of_the_query_key_map_overlaps_another_or_leaves_the_plot(
         (a["text"], b["text"]) for k, a in enumerate(labels) for b in labels[k + 1 :] if _overlap(a["box"], b["box"])
     ]
     assert pairs == [], f"overlapping labels: {pairs}"
-    assert len(measured["legend"]) == 2 and measured["toolbar"]
+    assert len(measured["legend"]) == 2
+    # On a phone the page hides Plotly's toolbar (ui/style.py: it covered the figures' titles); elsewhere it shows.
+    assert (measured["toolbar"] == []) if phone else measured["toolbar"]
     covered = [entry for entry in measured["legend"] for button in measured["toolbar"] if _overlap(entry, button)]
     assert covered == [], "Plotly's toolbar covers the legend"
