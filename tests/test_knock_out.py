@@ -93,3 +93,21 @@ def test_a_head_outside_the_model_is_named_and_changes_nothing() -> None:
     assert torch.equal(model.analyze(ARABIC).weights, before)
     masks = head_masks([(0, 1), (0, 3), (2, 0)], 3, 4)
     assert masks[1] is None and masks[0] is not None and masks[0].tolist() == [False, True, False, True]
+
+
+def test_every_head_of_a_layer_out_still_draws_that_layers_weights_and_the_layers_skip_nothing_that_counts() -> None:
+    """With weights asked for (analyze), a layer whose every head is out computes them as usual; run without them
+    (layer_states), it skips the attention. Both equal a copy whose layer's output projection is zero."""
+    from attention_core.readings.layers import layer_states
+
+    text = "ذهب الله بنورهم ولهم اساور من ذهب"
+    for model in models():
+        every = [(0, head) for head in range(model.n_heads)]
+        oracle = copy.deepcopy(model)
+        with torch.no_grad():
+            oracle.attention_block(0).out.weight.zero_()
+        knocked, silenced = model.analyze(tokenize(text), knock_out=every), oracle.analyze(tokenize(text))
+        assert torch.allclose(knocked.weights, silenced.weights, atol=1e-5)
+        assert torch.allclose(knocked.final, silenced.final, atol=1e-5)
+        skipped = layer_states(model, text, knock_out=every).states
+        assert torch.allclose(skipped, layer_states(oracle, text).states, atol=1e-5)

@@ -46,8 +46,8 @@ def layer_states_each(
     model: AttentionModel, text: str, knock_outs: Sequence[HeadSet], *, ablation: Ablation = "zero"
 ) -> tuple[LayerStates, ...]:
     """Every typed word's vector at every depth, once per head set of `knock_outs` ((layer, head) from 0, removed as
-    `analyze` removes them; all heads out: the words pass through the feed-forward layers alone), all in one
-    batch: the page's full model and its model without attention cost one pass."""
+    `analyze` removes them; all heads out: the words pass through the feed-forward layers alone), in one batch but
+    for every head out, which runs apart and skips the attention it would multiply by zero."""
     tokens = tokenize(text)
     tokens = tokens[: model.words_read(tokens)]
     pieces = model.word_pieces(tokens)
@@ -55,16 +55,40 @@ def layer_states_each(
     typed = [i for i, special in enumerate(pieces.special) if not special]
     membership = pieces.membership()[typed]  # (n_words, n_tokens) 1 where the token is a piece of the word
     to_words = membership / membership.sum(dim=1, keepdim=True).clamp_min(1.0)  # the mean over a word's pieces
-    removed = _batched_masks(knock_outs, model.n_layers, model.n_heads)  # per layer (B, n_heads) or None
-    x = model.first_input(tokens).expand(len(knock_outs), -1, -1)  # (B, n_tokens, d)
-    stream = []
-    for layer in range(model.n_layers):
-        x = model.run_layer(layer, x, removed[layer], ablation)
-        stream.append(to_words @ x)  # (B, n_words, d)
     V = model.sentence(tokens).V  # (n_words, d) the Similarity page's input: word embedding + positions
     assert V.shape[0] == len(words), "the model's sentence and its word pieces disagree on the typed words"
-    depths = torch.stack(stream, dim=1)  # (B, n_layers, n_words, d)
-    return tuple(LayerStates(tuple(words), known, torch.cat([V[None], depths[b]])) for b in range(len(knock_outs)))
+    x = model.first_input(tokens)  # (1, n_tokens, d)
+    # Every head out (the page's model without attention) runs on its own: its layers then skip the attention they
+    # would multiply by zero (MultiHeadAttention). The other head sets share one batch.
+    every = {(layer, head) for layer in range(model.n_layers) for head in range(model.n_heads)}
+    alone = [ablation == "zero" and set(knock_out) == every for knock_out in knock_outs]
+    batched = [knock_out for knock_out, apart in zip(knock_outs, alone, strict=True) if not apart]
+    streams = iter(
+        _stream(model, x, to_words, _batched_masks(batched, model), ablation, len(batched)) if batched else []
+    )
+    if any(alone):
+        bare = _stream(model, x, to_words, head_masks(list(every), model.n_layers, model.n_heads), ablation, 1)[0]
+    return tuple(
+        LayerStates(tuple(words), known, torch.cat([V[None], bare if apart else next(streams)])) for apart in alone
+    )
+
+
+def _stream(
+    model: AttentionModel,
+    x: torch.Tensor,
+    to_words: torch.Tensor,
+    masks: list[torch.Tensor | None],
+    ablation: Ablation,
+    rows: int,
+) -> torch.Tensor:
+    """(rows, n_layers, n_words, d) each layer's output pooled to the typed words, from the first input x (1, T, d)
+    run `rows` times (masks, per layer: (rows, n_heads), (n_heads,) for every row, or None)."""
+    x = x.expand(rows, -1, -1)
+    stream = []
+    for layer in range(model.n_layers):
+        x = model.run_layer(layer, x, masks[layer], ablation)
+        stream.append(to_words @ x)  # (B, n_words, d)
+    return torch.stack(stream, dim=1)
 
 
 def layer_states(
@@ -74,8 +98,9 @@ def layer_states(
     return layer_states_each(model, text, [knock_out], ablation=ablation)[0]
 
 
-def _batched_masks(knock_outs: Sequence[HeadSet], n_layers: int, n_heads: int) -> list[torch.Tensor | None]:
+def _batched_masks(knock_outs: Sequence[HeadSet], model: AttentionModel) -> list[torch.Tensor | None]:
     """Per layer, (B, n_heads) bool: the heads each head set removes there; None where no set removes any."""
+    n_layers, n_heads = model.n_layers, model.n_heads
     per_set = [head_masks(knock_out, n_layers, n_heads) for knock_out in knock_outs]
     masks: list[torch.Tensor | None] = []
     for layer in range(n_layers):
