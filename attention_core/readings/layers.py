@@ -63,14 +63,14 @@ def layer_states_each(
     every = {(layer, head) for layer in range(model.n_layers) for head in range(model.n_heads)}
     alone = [ablation == "zero" and set(knock_out) == every for knock_out in knock_outs]
     batched = [knock_out for knock_out, apart in zip(knock_outs, alone, strict=True) if not apart]
-    streams = iter(
-        _stream(model, x, to_words, _batched_masks(batched, model), ablation, len(batched)) if batched else []
-    )
+    depths: list[torch.Tensor] = []  # one (n_layers, n_words, d) per head set, in order
+    if batched:
+        depths += list(_stream(model, x, to_words, _batched_masks(batched, model), ablation, len(batched)))
     if any(alone):
         bare = _stream(model, x, to_words, head_masks(list(every), model.n_layers, model.n_heads), ablation, 1)[0]
-    return tuple(
-        LayerStates(tuple(words), known, torch.cat([V[None], bare if apart else next(streams)])) for apart in alone
-    )
+        shared = iter(depths)
+        depths = [bare if apart else next(shared) for apart in alone]
+    return tuple(LayerStates(tuple(words), known, torch.cat([V[None], stream])) for stream in depths)
 
 
 def _stream(
