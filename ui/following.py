@@ -48,3 +48,22 @@ def follow_until_picked(key: str, options: Sequence[str], computed: str) -> int 
 def follow_again(key: str) -> None:
     """Make the box `key` follow its computed option again (a new built-in pair, say: a new lesson)."""
     st.session_state[_picked_key(key)] = False
+
+
+def following_selectbox(
+    label: str, options: Sequence[str], key: str, computed: str, *, placeholder: str, help: str
+) -> str:
+    """A selectbox bound to the URL that shows `computed` until the user picks an option (follow_until_picked);
+    returns the option to draw: the pick, or `computed` while it follows (the box cleared by its × included)."""
+    chosen = st.selectbox(
+        label,
+        options,
+        index=follow_until_picked(key, options, computed),
+        key=key,
+        bind="query-params",
+        on_change=note_pick,
+        args=(key,),
+        placeholder=placeholder,
+        help=help,
+    )
+    return chosen or computed  # cleared (×): this run still draws the option it follows again

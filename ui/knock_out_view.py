@@ -18,7 +18,7 @@ from attention_core.models.knock_out import Ablation
 from attention_core.models.knock_out_effects import attention_shift, guess_changes
 from attention_core.story.text import Token
 from ui.bidi import isolate
-from ui.following import follow_until_picked, note_pick
+from ui.following import following_selectbox
 from ui.head_roles_view import HOW_ROLES_ARE_SCORED
 from ui.i18n import N_, _, ngettext, translated_figure
 from ui.linked_options import translated_options
@@ -183,21 +183,17 @@ def show_attention_change(
     most = head_name(*max(later, key=lambda h: float(shift[h])))
     view_key, options = f"{page}_knock_out_view", [head_name(*h) for h in later]
     # The head that moved most, followed as the knock-out changes until the student picks one (ui/following.py).
-    chosen = st.selectbox(
+    chosen = following_selectbox(
         _("A later head, before and after"),
         options,
-        index=follow_until_picked(view_key, options, most),
-        key=view_key,
-        bind="query-params",
-        on_change=note_pick,
-        args=(view_key,),
+        view_key,
+        most,
         placeholder=_("The later head that moved most"),
         help=_(
             "Follows the later head whose attention moved most as you change the knock-out, until you pick a head; "
             "clear your pick (×) to follow it again."
         ),
     )
-    chosen = chosen or most  # cleared (×): this run still draws the head it follows again
     layer, head = parse_head(chosen)
     was = drawn_attention(before.weights[layer, head], before, display)[0]
     now, labels = drawn_attention(after.weights[layer, head], after, display)

@@ -16,7 +16,7 @@ from attention_core.models.interface import Analysis, AttentionModel, MaskedWord
 from attention_core.readings.minimal_pairs import PairDifference, compare, pair_guesses
 from attention_core.story.text import CLS, MASK, SEP, ReadSentence, Token, read_sentence
 from ui.bidi import isolate, isolate_arabic
-from ui.following import follow_again, follow_until_picked, note_pick
+from ui.following import follow_again, following_selectbox
 from ui.i18n import N_, _
 from ui.knock_out_view import head_name, parse_head
 from ui.lesson_view import show_where_to_look, start_lesson
@@ -243,21 +243,17 @@ def show_picked_head(compared: ComparedPair, model: AttentionModel, rtl: bool, p
     key = f"{page}_head"
     # The head that changed most, followed as the sentences change until the user picks one (ui/following.py).
     most = most_changed_head(compared)
-    picked = st.selectbox(
+    picked = following_selectbox(
         _("A head ({layers} layers × {heads} heads)").format(layers=model.n_layers, heads=model.n_heads),
         options,
-        index=follow_until_picked(key, options, most),
-        key=key,
-        bind="query-params",
-        on_change=note_pick,
-        args=(key,),
+        key,
+        most,
         placeholder=_("The head that changed most"),
         help=_(
             "Follows the head that changed most as you change the sentences, until you pick a head; clear your "
             "pick (×) to follow it again."
         ),
     )
-    picked = picked or most  # cleared (×): this run still draws the head it follows again
     layer, head = parse_head(picked)
     drawn = compared.drawn
     panels = drawn.a[layer, head], drawn.b[layer, head], drawn.difference[layer, head]
