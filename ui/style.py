@@ -27,13 +27,16 @@ input[type="text"], textarea, [data-testid="stText"], [data-testid="stTable"] td
 [data-testid="stButtonGroup"] button { height: auto !important; }
 [data-testid="stButtonGroup"] button * { white-space: normal !important; text-overflow: clip !important; }
 @media (max-width: 640px) { .modebar-container { display: none !important; } }
+[data-testid="stCaptionContainer"] { color: inherit !important; opacity: 0.82; }
 </style>
 """
 # (The next rules move "Press Enter to apply · 31/6000" just below the sentence box: inside it, it covered the end
 # of the line, where an Arabic sentence begins. It floats there, taking no room: had it pushed the page down while
 # the box has focus, the page would jump back on the first click elsewhere, and that click would miss. The last
 # two rules let a long example chip wrap instead of ending in "…". On a phone, Plotly's toolbar goes: it sat over the
-# figures' titles, and a phone zooms with two fingers.)
+# figures' titles, and a phone zooms with two fingers. Captions take the text's own colour, a little faded:
+# Streamlit's grey (#828180 on white, contrast 3.88) is below the 4.5 that axe-core asks of small text, and the
+# captions here carry the numbers a student reads.)
 
 # In a right-to-left browser (an Arabic locale) Streamlit's slider (react-aria) mirrors its thumb and its pointer:
 # the smallest value sits on the right. Its two end labels are not mirrored, so clicking next to "10" set 1. The
