@@ -55,9 +55,23 @@ def test_minilms_words_at_every_depth_are_hugging_faces_hidden_states_pooled_ove
     torch.testing.assert_close(states.states[0], english().sentence(tokenize(TIRED)).V)  # the Similarity page's V
 
 
-def test_the_arabic_models_words_at_every_depth_are_its_layers_outputs_in_its_own_forward_pass() -> None:
-    model = arabic()
-    _, pieces, _ = model.encode(tokenize(GOLD))
+def my_model() -> TrainedModel:
+    """A model of the user's own (the Train page's tiny preset, untrained, on a few lines): the readings take it."""
+    from attention_core.models.encoder import MaskedLanguageModel, preset
+    from attention_core.models.vocabulary import build_vocabulary
+
+    vocabulary = build_vocabulary(["the cat sat on the mat", "the dog sat on the rug", "a cat saw a dog"] * 5)
+    torch.manual_seed(0)
+    network = MaskedLanguageModel.for_vocabulary(preset("tiny", n_layers=2), vocabulary)
+    return TrainedModel(network, vocabulary, name="mine", step=0)
+
+
+@pytest.mark.parametrize(("which", "text"), [("arabic", GOLD), ("mine", "the cat sat on the mat")])
+def test_a_trained_models_words_at_every_depth_are_its_layers_outputs_in_its_own_forward_pass(
+    which: str, text: str
+) -> None:
+    model = arabic() if which == "arabic" else my_model()
+    _, pieces, _ = model.encode(tokenize(text))
     outputs: list[torch.Tensor] = []
     hooks = [block.register_forward_hook(lambda _m, _i, out: outputs.append(out[0][0])) for block in model.model.blocks]
     try:
@@ -66,10 +80,10 @@ def test_the_arabic_models_words_at_every_depth_are_its_layers_outputs_in_its_ow
     finally:
         for hook in hooks:
             hook.remove()
-    states = layer_states(model, GOLD)
-    assert states.words == tuple(GOLD.split())
+    states = layer_states(model, text)
+    assert states.words == tuple(text.split()) and states.states.shape[0] == model.n_layers + 1
     torch.testing.assert_close(states.states[1:], torch.stack(outputs)[:, 1:], atol=1e-5, rtol=1e-4)  # [CLS] out
-    torch.testing.assert_close(states.states[0], model.sentence(tokenize(GOLD)).V)
+    torch.testing.assert_close(states.states[0], model.sentence(tokenize(text)).V)
 
 
 def _without_attention(model: AttentionModel) -> AttentionModel:
