@@ -14,16 +14,14 @@ import argparse
 import os
 import statistics
 import time
-from dataclasses import replace
 
 import torch
 
 from attention_core.models.encoder import MaskedLanguageModel, preset
 from attention_core.training.batches import length_bucketed_batches
 from attention_core.training.corpora import load_corpus
-from attention_core.training.masked_lm import mask_words
 from attention_core.training.prepare import prepare
-from attention_core.training.train import TrainSettings, _optimizer, _train_step
+from attention_core.training.train import TrainSettings, _optimizer, _train_step, masked_batch
 
 
 def main() -> None:
@@ -49,15 +47,7 @@ def main() -> None:
             started, steps = time.monotonic(), 0
             while time.monotonic() - started < args.seconds:
                 ids = batches[done % len(batches)]
-                batch = mask_words(
-                    ids,
-                    rate=settings.mask_rate,
-                    mask_id=vocabulary.mask_id,
-                    n_special=vocabulary.n_special,
-                    vocab_size=len(vocabulary),
-                    generator=generator,
-                )
-                _train_step(model, optimizer, replace(batch, inputs=lexicon.pieces_of(batch.inputs)))
+                _train_step(model, optimizer, masked_batch(ids, settings, vocabulary, lexicon, generator))
                 steps, done = steps + 1, done + 1
             speeds[threads].append(steps / (time.monotonic() - started))
             load = os.getloadavg()[0]

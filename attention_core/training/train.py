@@ -215,6 +215,21 @@ def _agreed(stop: bool, world_size: int) -> bool:
     return bool(flag)
 
 
+def masked_batch(
+    ids: torch.Tensor, settings: TrainSettings, vocabulary: Vocabulary, lexicon: Lexicon, generator: torch.Generator
+) -> MaskedBatch:
+    """One step's input: the words of `ids` masked BERT-style (settings.mask_rate), then each word as its pieces."""
+    batch = mask_words(
+        ids,
+        rate=settings.mask_rate,
+        mask_id=vocabulary.mask_id,
+        n_special=vocabulary.n_special,
+        vocab_size=len(vocabulary),
+        generator=generator,
+    )
+    return replace(batch, inputs=lexicon.pieces_of(batch.inputs))
+
+
 def _train_step(trained: torch.nn.Module, optimizer: torch.optim.Optimizer, batch: MaskedBatch) -> torch.Tensor:
     """One optimisation step on a masked batch; returns the loss."""
     if batch.targets.numel():
@@ -308,15 +323,7 @@ def train(
             lr = learning_rate(settings, settings.warmup if resume and spent is None else steps_done, progress)
             for group in optimizer.param_groups:
                 group["lr"] = lr * group.get("lr_scale", 1.0)
-            batch = mask_words(
-                ids,
-                rate=settings.mask_rate,
-                mask_id=vocabulary.mask_id,
-                n_special=vocabulary.n_special,
-                vocab_size=len(vocabulary),
-                generator=masks,
-            )
-            loss = _train_step(trained, optimizer, replace(batch, inputs=lexicon.pieces_of(batch.inputs)))
+            loss = _train_step(trained, optimizer, masked_batch(ids, settings, vocabulary, lexicon, masks))
             step += 1
             tokens_seen += int((ids != vocabulary.pad_id).sum()) * world_size
             if rank != 0:
