@@ -6,9 +6,8 @@ from ui.bidi import isolate
 from ui.examples import LESSONS
 from ui.i18n import LANGUAGE_KEY, SOURCE_LANGUAGE, _, language
 from ui.lesson_view import forget_opened_lesson, in_reading_order
-from ui.links import href, page_link_query
+from ui.links import href
 from ui.navigation import ensure_app_frame
-from ui.style import PRESENTATION_KEY
 
 ensure_app_frame()
 
@@ -29,10 +28,10 @@ chosen = st.pills(
 )
 
 
-# What every link adds to a lesson's own query: presentation mode, and the page's language (a link copied from an
-# Arabic page opens in Arabic, whatever the browser's language).
-view: dict[str, str | list[str]] = {PRESENTATION_KEY: "true"} if st.session_state.get(PRESENTATION_KEY) else {}
-view |= {LANGUAGE_KEY: language()} if language() != SOURCE_LANGUAGE else {}
+# What every link adds to a lesson's own query: the page's language (a link copied from an Arabic page opens in
+# Arabic, whatever the browser's language). Never presentation mode: it stays on in this session, and a link given
+# to the class opens on their phones in a phone's type.
+view: dict[str, str | list[str]] = {LANGUAGE_KEY: language()} if language() != SOURCE_LANGUAGE else {}
 columns = st.columns(2)
 shown = [lesson for lesson in LESSONS if not chosen or lesson.topic in chosen]
 for index, lesson in enumerate(shown):
@@ -41,15 +40,13 @@ for index, lesson in enumerate(shown):
         st.text(isolate(lesson.sentence))  # plain text: a sentence is never read as Markdown
         st.markdown(in_reading_order(_(lesson.look_for)))
         query = lesson.query() | view
-        # A page link, not a button and st.switch_page: switching pages clears the URL's query, which Streamlit
-        # refuses while a widget (presentation mode) is bound to it. The link carries the lesson in its query, and
-        # Streamlit adds presentation mode itself (ui/links.py).
+        # A page link, not a button and st.switch_page: the link carries the lesson in its query.
         # One under the other, not side by side: on a projector's larger type the label was cut in a column.
         st.page_link(
             f"pages/{lesson.page}.py",
             label=_("Open this lesson"),
             icon=":material/school:",
-            query_params=page_link_query(query),
+            query_params=query,
         )
         share = _("Link to share")  # (a marker inside an f-string is invisible to the catalog's extraction)
         st.markdown(f"[{share}]({href(lesson.page, query)})")

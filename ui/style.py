@@ -83,11 +83,15 @@ h1 { font-size: 2.6rem !important; }
 
 
 def presentation_toggle() -> bool:
-    """The sidebar switch (bound to the URL, so a teacher's link opens in presentation mode)."""
+    """The sidebar switch. Presentation mode is the projector's setting, never a link's: the switch is not bound to
+    the URL, so a link copied from the projector opens on a phone in a phone's type, and a link that still names it
+    (shared before this rule) has the parameter dropped. The value lives in the session under PRESENTATION_KEY (the
+    switch's own key, drawn in the app's frame on every page), so it stays on while the teacher moves between pages."""
+    if PRESENTATION_KEY in st.query_params:
+        del st.query_params[PRESENTATION_KEY]
     return st.sidebar.toggle(
         _("Presentation mode"),
         key=PRESENTATION_KEY,
-        bind="query-params",
         help=_("Larger text and figures, for a projector."),
     )
 
