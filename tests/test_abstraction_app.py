@@ -231,7 +231,8 @@ def test_crossing_finds_where_two_lines_last_swap_places() -> None:
 
 
 def test_presentation_mode_writes_every_figures_text_at_18_px_or_more() -> None:
-    at = open_framed_link("abstraction", presentation="true", abstraction_sentence=BANK)
+    at = open_framed_link("abstraction", abstraction_sentence=BANK)
+    at.sidebar.toggle(key="presentation").set_value(True).run()  # the projector's setting, not a link's
     assert_clean(at)
     figures = [figure_of(at, key) for key in ("abstraction_map", "abstraction_pairs", "abstraction_texts")]
     for figure in figures:

@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 import zipfile
 from collections.abc import Iterator
@@ -134,6 +135,24 @@ def wait_for_rerun(page: object) -> None:
     time.sleep(1.0)
 
 
+PRESENTATION_ON = "() => parseFloat(getComputedStyle(document.documentElement).fontSize) >= 20"  # 22 px type
+
+
+def goto(page: object, url: str) -> None:
+    """Open `url`. A presentation=true in it is switched on in the sidebar, as a teacher does on the projector: links
+    no longer carry presentation mode (ui/style.presentation_toggle)."""
+    parts = urllib.parse.urlsplit(url)
+    query = urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+    presentation = ("presentation", "true") in query
+    page.goto(parts._replace(query=urlencode([kv for kv in query if kv[0] != "presentation"])).geturl())
+    if presentation:
+        switch = page.locator("[data-testid=stSidebar] .st-key-presentation label")
+        switch.wait_for(timeout=90_000)
+        switch.click()
+        page.wait_for_function(PRESENTATION_ON, timeout=30_000)
+        wait_for_rerun(page)
+
+
 def type_sentence(page: object, text: str) -> None:
     box = page.get_by_label("Your sentence (any language; Arabic reads right to left)")
     box.fill(text)
@@ -234,9 +253,10 @@ def test_trainable_labels_are_whole_in_presentation_mode(
     is as wide as the page's column."""
     context = browser.new_context(viewport={"width": 1400, "height": 900}, locale=locale)
     page = context.new_page()
-    page.goto(
+    goto(
+        page,
         f"{server}/trainable?"
-        + urlencode({"presentation": "true", "trainable_heads": "8", "trainable_sentence": sentence})
+        + urlencode({"presentation": "true", "trainable_heads": "8", "trainable_sentence": sentence}),
     )
     wait_for_charts(page)
     assert page.evaluate(CUT_LABELS) == []
@@ -571,7 +591,7 @@ def test_new_controls_keep_their_labels_whole_in_presentation_mode(server: str, 
     (the causal switch's label was cut in a third of the page)."""
     context = browser.new_context(viewport={"width": 1400, "height": 900}, locale="ar")
     page = context.new_page()
-    page.goto(f"{server}/{query}&presentation=true")
+    goto(page, f"{server}/{query}&presentation=true")
     wait_for_charts(page)
     assert page.evaluate(CUT_LABELS) == []
     assert page.locator("[data-testid='stException']").count() == 0

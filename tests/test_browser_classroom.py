@@ -10,7 +10,7 @@ import urllib.parse
 import pytest
 
 from tests import test_browser
-from tests.test_browser import screenshot, wait_for_charts
+from tests.test_browser import goto, screenshot, wait_for_charts
 
 server, browser = test_browser.server, test_browser.browser  # the same pytest fixtures (one server per module)
 
@@ -54,7 +54,7 @@ def test_presentation_mode_keeps_every_label_whole_and_shows_no_developer_toolba
     """Page names in the sidebar and the W switches of Multi-head are whole at 1400 × 900 (no "train…"), and
     Streamlit's Deploy button is not there to distract a class."""
     page = browser.new_page(viewport={"width": 1400, "height": 900})
-    page.goto(f"{server}/heads?presentation=true")
+    goto(page, f"{server}/heads?presentation=true")
     wait_for_charts(page)
     screenshot(page, "presentation-heads")
     cut = page.evaluate(
@@ -72,7 +72,7 @@ def test_presentation_mode_draws_tick_labels_and_cell_numbers_readable_from_the_
 ) -> None:
     """At least 18 px: the Similarity heatmap's word labels and numbers, and the Multi-head grid's labels."""
     page = browser.new_page(viewport={"width": 1400, "height": 2400})
-    page.goto(f"{server}/similarity?presentation=true")
+    goto(page, f"{server}/similarity?presentation=true")
     wait_for_charts(page)
     sizes = page.evaluate(
         """() => [...document.querySelectorAll('.js-plotly-plot')].map(p => ({

@@ -13,7 +13,7 @@ import urllib.parse
 import pytest
 
 from tests import test_browser
-from tests.test_browser import screenshot, wait_for_charts
+from tests.test_browser import goto, screenshot, wait_for_charts
 
 server, browser = test_browser.server, test_browser.browser  # the same pytest fixtures (one server per module)
 
@@ -49,7 +49,7 @@ def _measure(browser: object, url: str, viewport: dict[str, int], name: str, **c
     """The map on the page at `url`, opened in a window of `viewport`, hovered so that the toolbar shows; screenshot
     test-output/browser/{name}.png."""
     page = browser.new_context(viewport=viewport, **context).new_page()  # type: ignore[attr-defined]
-    page.goto(url)
+    goto(page, url)
     wait_for_charts(page)
     page.wait_for_function(f"({_MEASURE})() !== null", timeout=60_000)
     chart = page.locator(".js-plotly-plot").filter(has=page.locator(".legend")).last
