@@ -347,7 +347,8 @@ def test_every_figure_exports_png_and_csv_with_sensible_names() -> None:
     ]
     downloads = at.get("download_button")
     assert len(downloads) == len(charts)  # one CSV button under every heatmap (contents: figure_table, tested)
-    assert all(d.proto.label == "CSV" for d in downloads)
+    labels = [d.proto.label.replace("\\", "") for d in downloads]  # named after its figure (Markdown escapes dropped)
+    assert all(label.startswith("CSV: ") for label in labels) and len(set(labels)) == len(labels), labels
 
 
 def test_presentation_mode_enlarges_every_figure() -> None:

@@ -11,8 +11,10 @@ import torch
 from streamlit.delta_generator import DeltaGenerator
 
 from attention_core.figures.heatmaps import CAPTIONS, figure_table, heatmap_grid
+from attention_core.figures.text_alternative import panels
 from attention_core.models.knock_out_effects import GuessChange
 from attention_core.models.word_pieces import neighbour_blocks, pool_to_words
+from ui.accessibility import chart_config, csv_label, describe_figure
 from ui.i18n import N_, _, ngettext, reading_order, right_to_left, translated_figure
 from ui.lesson_view import mark_lesson_cell
 from ui.style import for_projector
@@ -43,28 +45,33 @@ def shapes_left_to_right(text: str) -> str:
     return _SHAPE_PRODUCT.sub(lambda m: left_to_right(m.group()), text)
 
 
-def chart(figure: go.Figure, key: str, where: DeltaGenerator | None = None, *, table: bool = True) -> None:
+def chart(
+    figure: go.Figure, key: str, where: DeltaGenerator | None = None, *, table: bool = True, shows: str = ""
+) -> None:
     """A heatmap with export: PNG from Plotly's camera button, CSV of its matrix (pandas) from a button below
     (table=False: no CSV, for a map of labels such as the heads' roles). Files are named after the figure's title
-    or its key, e.g. attention-similarity_A.png."""
+    or its key, e.g. attention-similarity_A.png. Below it, the heatmap in words for a screen reader and a switch that
+    shows it as a table; shows: what an untitled figure shows (its CSV button's name, ui.accessibility.chart_name)."""
     where = where or st.container()
     figure = for_projector(mark_lesson_cell(translated_figure(figure), key))  # an open lesson's cell is outlined
     title = figure.layout.title.text or key
     name = "attention-" + (re.sub(r"[^\w]+", "-", title, flags=re.UNICODE).strip("-") or key)
-    where.plotly_chart(
-        figure, key=key, config={"displaylogo": False, "toImageButtonOptions": {"filename": name, "scale": 2}}
+    where.plotly_chart(figure, key=key, config=chart_config(name))
+    row = (
+        where.container(horizontal=True, vertical_alignment="center", gap="medium")
+        if table or panels(figure)
+        else where
     )
-    if not table:
-        return
-    # The CSV is made only when the button is clicked (a callable): at 512 words it is costly (docs/speed.md).
-    where.download_button(
-        "CSV",
-        lambda: figure_table(figure).to_csv().encode("utf-8"),
-        f"{name}.csv",
-        "text/csv",
-        key=f"{key}_csv",
-        help=_("Download this matrix as CSV"),
-    )
+    if table:  # the CSV is made only when clicked (a callable): at 512 words it is costly (docs/speed.md)
+        row.download_button(
+            plain(csv_label(figure, key, shows)),
+            lambda: figure_table(figure).to_csv().encode("utf-8"),
+            f"{name}.csv",
+            "text/csv",
+            key=f"{key}_csv",
+            help=_("Download this matrix as CSV"),
+        )
+    describe_figure(figure, key, where, row, table=table, shows=shows)  # for a screen reader; a table on request
 
 
 def show_step(*, heading: str, formula: str, shape: str, explanation: str, figure: go.Figure, key: str) -> None:
@@ -74,7 +81,7 @@ def show_step(*, heading: str, formula: str, shape: str, explanation: str, figur
     st.latex(formula)
     st.caption(_("Shapes: {shape}").format(shape=shapes_left_to_right(shape)))
     st.markdown(explanation)
-    chart(figure, key)
+    chart(figure, key, shows=heading)
     st.caption(_(CAPTIONS[figure.layout.meta["kind"]]))
 
 
