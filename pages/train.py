@@ -16,6 +16,7 @@ from attention_core.training.corpora import CorpusError
 from attention_core.training.live import DEMO_PRESET, LIMITS, Progress, RunLimitError, TrainingRun, default_probe
 from attention_core.training.train import StepReport, TrainSettings
 from attention_core.words import Worded
+from ui.accessibility import focus_here
 from ui.corpora import CORPUS_CHOICES, PASTE, UPLOAD, chosen_corpus
 from ui.i18n import N_, _, keep_choice_across_languages, ngettext, option_labels, say, translated_figure
 from ui.models import RUN_KEY, UPLOADED_KEY, my_run, prefer_my_model
@@ -390,6 +391,8 @@ if run is None:
         )
     )
     st.stop()
+if running:
+    focus_here("train_run")  # after Start (or Resume, Train longer): focus on the run's progress
 live_view(running)
 
 progress = run.progress()

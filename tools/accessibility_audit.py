@@ -58,6 +58,83 @@ CAPTION_CONTRAST_JS = """
 """
 
 
+# Where focus is, and how visible: the focused element's ring (its outline, else a box-shadow, else nothing) and
+# the contrast of the ring's colour against the background it lies on (the first opaque one up the tree); whether it
+# sits in a Plotly chart (and which).
+FOCUS_JS = """
+() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return null;
+  const parse = c => { const m = (c.match(/[\\d.]+/g) || [0, 0, 0, 0]).map(Number);
+    return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+  const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = ([r, g, b]) => 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const behind = el => {
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const c = parse(getComputedStyle(p).backgroundColor);
+      if (c[3] > 0.5) return c;
+    }
+    return [255, 255, 255, 1];
+  };
+  const ringed = [e, e.closest('label'), e.closest('[data-baseweb="select"] > div'),
+    e.closest('[data-baseweb="input"]'), e.closest('[data-baseweb="textarea"]'),
+    e.type === 'range' ? e.parentElement.parentElement : null].filter(Boolean);
+  let best = 1.0, how = 'none';
+  for (const r of ringed) {
+    const s = getComputedStyle(r), bg = behind(r);
+    if (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 1) {
+      const c = parse(s.outlineColor);
+      if (c[3] > 0 && ratio(c, bg) > best) { best = ratio(c, bg); how = 'outline ' + s.outlineColor; }
+    }
+    const shadow = s.boxShadow.match(/rgba?\\([^)]*\\)/);
+    if (s.boxShadow !== 'none' && shadow) {
+      const c = parse(shadow[0]);
+      if (c[3] > 0.5 && ratio(c, bg) > best) { best = ratio(c, bg); how = 'shadow ' + shadow[0]; }
+    }
+  }
+  const chart = e.closest('[data-testid="stPlotlyChart"]');
+  const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')];
+  const name = (e.getAttribute('aria-label') || e.innerText || e.getAttribute('data-title') || e.tagName).trim();
+  return {name: name.slice(0, 50), tag: e.tagName, role: e.getAttribute('role'), contrast: best, how,
+          chart: chart ? charts.indexOf(chart) : -1};
+}
+"""
+
+
+PATH_JS = """() => { const path = [];
+  for (let x = document.activeElement; x; x = x.parentElement)
+    path.push(x.tagName + [...(x.parentElement ? x.parentElement.children : [])].indexOf(x));
+  return path.join('/'); }"""
+
+
+def tab_walk(page: Any, presses: int = 400) -> list[dict[str, Any]]:
+    """Every stop of the Tab key from the top of the page, until focus comes round again (or `presses` run out)."""
+    page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
+    page.mouse.click(2, 2)  # the page itself, so the first Tab starts at its top
+    stops: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        stop = page.evaluate(FOCUS_JS)
+        if stop is None:
+            continue
+        here = page.evaluate(PATH_JS)
+        if here in seen:
+            break
+        seen.add(here)
+        stops.append(stop)
+    return stops
+
+
+def tab_stops_per_chart(stops: list[dict[str, Any]]) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for stop in stops:
+        if stop["chart"] >= 0:
+            counts[stop["chart"]] = counts.get(stop["chart"], 0) + 1
+    return counts
+
+
 @dataclass(frozen=True)
 class PageAudit:
     """One page in one language: axe's serious and critical violations (rule id → node count) and the lowest caption
@@ -88,8 +165,10 @@ def context_options(language: str) -> dict[str, Any]:
 
 
 def wait_for_page(page: Any) -> None:
-    """Until the page has drawn and no element is stale (a rerun's leftovers), and its charts if it has any."""
+    """Until the page has drawn, its run has ended (Streamlit's "Running…" widget gone) and no element is stale."""
     page.wait_for_selector("[data-testid='stMainBlockContainer'] h1, .js-plotly-plot", timeout=120_000)
+    time.sleep(0.5)
+    page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=180_000)
     page.wait_for_function("document.querySelectorAll('[data-stale=\"true\"]').length === 0", timeout=60_000)
     time.sleep(1.5)
     page.wait_for_function("document.querySelectorAll('[data-stale=\"true\"]').length === 0", timeout=60_000)
@@ -140,20 +219,23 @@ def audit_page(browser: Any, base: str, path: str, language: str) -> PageAudit:
 
 
 @contextmanager
-def app_and_browser(port: int) -> Iterator[tuple[str, Any]]:
+def app_and_browser(port: int, running: str = "") -> Iterator[tuple[str, Any]]:
+    """The app (started here on `port`, or the one `running` at that address) and Chromium."""
     from playwright.sync_api import sync_playwright
 
     from bench.app_server import FLAGS, start_server, stop_server, wait_until_healthy
 
-    server = start_server(port)
+    server = None if running else start_server(port)
     try:
-        wait_until_healthy(port, server)
+        if server is not None:
+            wait_until_healthy(port, server)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=FLAGS)
-            yield f"http://127.0.0.1:{port}", browser
+            yield running or f"http://127.0.0.1:{port}", browser
             browser.close()
     finally:
-        stop_server(server)
+        if server is not None:
+            stop_server(server)
 
 
 def axe_version() -> str:
@@ -169,11 +251,16 @@ def axe_version() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, default=0, help="the app's port (default: a free one)")
+    parser.add_argument("--url", default="", help="audit an app already running there (e.g. an older version)")
     parser.add_argument("--json", type=Path, help="also write every violation found to this JSON file")
     parser.add_argument("--pages", nargs="*", default=list(PAGES), help="URL paths ('' is the idea page)")
+    parser.add_argument("--keyboard", action="store_true", help="walk each page with Tab instead of running axe")
     args = parser.parse_args()
+    if args.keyboard:
+        keyboard(args)
+        return
     audits = []
-    with app_and_browser(args.port or free_port()) as (base, browser):
+    with app_and_browser(args.port or free_port(), args.url) as (base, browser):
         for language in ("en", "ar"):
             for path in args.pages:
                 audits.append(audit_page(browser, base, path, language))
@@ -188,6 +275,29 @@ def main() -> None:
     print(f"axe-core {axe_version()}, rules tagged {', '.join(WCAG_21_AA)}; serious or critical nodes in all: {total}")
     if args.json:
         args.json.write_text(json.dumps([a.__dict__ for a in audits], ensure_ascii=False, indent=1))
+
+
+def keyboard(args: argparse.Namespace) -> None:
+    """Per page (English): its Tab stops, how many fall in each chart, and the focus rings' lowest contrast."""
+    with app_and_browser(args.port or free_port(), args.url) as (base, browser):
+        for path in args.pages:
+            context = browser.new_context(**context_options("en"))
+            page = context.new_page()
+            page.goto(url(base, path, "en"))
+            wait_for_page(page)
+            stops = tab_walk(page)
+            context.close()
+            weak = sorted((s for s in stops if s["contrast"] < 3), key=lambda s: s["contrast"])
+            lowest = min((s["contrast"] for s in stops), default=21.0)
+            print(
+                f"{path or 'idea':12} Tab stops: {len(stops):3}  per chart: {tab_stops_per_chart(stops)}  "
+                f"focus contrast lowest {lowest:.2f}, below 3:1: {len(weak)}",
+                flush=True,
+            )
+            for stop in weak[:12]:
+                print(
+                    f"    {stop['contrast']:.2f}  {stop['tag']} {stop['role'] or ''} {stop['name']!r}  ({stop['how']})"
+                )
 
 
 if __name__ == "__main__":

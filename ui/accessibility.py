@@ -28,7 +28,7 @@ CHOSEN_RED = "#b3303e"  # the segmented control's chosen option: 5.3:1 on its pa
 TABLE_CELLS = 2_500  # a bigger matrix is shown as a scrolling data frame rather than an HTML table
 
 # The focus ring: on the control itself, or on the label or box of a control whose input Streamlit hides (radios,
-# switches, checkboxes, selects, text boxes). Offset, so the ring lies on the page's background.
+# switches, checkboxes, selects, text boxes; a slider's thumb). Offset, so the ring lies on the page's background.
 _FOCUS_CSS = """
 <style>
 html { --a11y-focus: %(light)s; }
@@ -39,11 +39,11 @@ label:has(> input:focus-visible), label:has(input[type="radio"]:focus-visible),
 label:has(input[type="checkbox"]:focus-visible),
 [data-baseweb="select"] > div:has(input:focus-visible),
 [data-baseweb="input"]:has(input:focus-visible), [data-baseweb="textarea"]:has(textarea:focus-visible),
-[data-testid="stFileUploaderDropzone"]:focus-within {
+[data-testid="stFileUploaderDropzone"]:focus-within, div:has(> div > input[type="range"]:focus-visible) {
   outline: 3px solid var(--a11y-focus) !important; outline-offset: 2px !important;
 }
 [data-baseweb="input"] input:focus-visible, [data-baseweb="textarea"] textarea:focus-visible,
-[data-baseweb="select"] input:focus-visible { outline: none !important; }
+[data-baseweb="select"] input:focus-visible, input[type="range"]:focus-visible { outline: none !important; }
 html[data-a11y-theme="light"] [data-testid="stButtonGroup"] button[aria-checked="true"] :is(p, span, div),
 html[data-a11y-theme="light"] [data-testid="stButtonGroup"] button[aria-checked="true"] { color: %(red)s !important; }
 .a11y-only {
@@ -108,7 +108,7 @@ export default function (component) {
     if (!target) return false;
     if (!target.matches('button, a, input, [tabindex]')) target.setAttribute('tabindex', '-1');
     target.focus({ preventScroll: true });
-    target.scrollIntoView({ block: 'start', behavior: 'instant' });
+    target.scrollIntoView({ block: 'nearest', behavior: 'instant' });
     return true;
   };
   let tries = 0;

@@ -18,6 +18,7 @@ from attention_core.figures.heatmaps import MatrixKind, heatmap
 from attention_core.figures.marks import outline_cell
 from attention_core.figures.numbers import written_alone
 from attention_core.story.guess_score import PickScore, score_pick, score_shares
+from ui.accessibility import focus_here
 from ui.bidi import isolate
 from ui.i18n import N_, _
 from ui.lesson_view import show_lesson_line
@@ -176,6 +177,7 @@ def guess_and_answer(
     if again.button(_("Hide it again"), key=f"{page}_quiz_hide"):
         del st.session_state[revealed_key]
         st.rerun()
+    focus_here(f"{page}_quiz_answer")  # a keyboard or screen reader goes on at the answer, not the page's top
     show_lesson_line()  # an open lesson's line on where to look waited for the reveal
     if ready:
         _show_answer(page, weights, labels, row_word, rtl, kind, picked=picked, amounts=amounts)

@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from attention_core.figures.marks import label_index, outline_cell
+from ui.accessibility import focus_here
 from ui.bidi import isolate_arabic
 from ui.examples import LESSON_PARAM, LESSONS, Lesson
 from ui.i18n import _, right_to_left
@@ -55,6 +56,7 @@ def show_where_to_look(lesson: Lesson | None, sentence: str, *, quiz: bool = Fal
         st.session_state.pop(_OPEN, None)
         return
     st.session_state[_OPEN] = lesson.slug
+    focus_here(f"lesson_{lesson.slug}")  # focus on the lesson's line once it is opened
     if quiz:
         st.info(
             _("**Lesson: {title}.** Guess first: where to look appears once you reveal.").format(

@@ -27,6 +27,9 @@ SIDEBAR_NOTE = N_(
 )
 
 
+DEFAULT_URL_PATH = "start"  # reserved by the default page (served at /); /idea is served by a hidden twin
+
+
 def app_pages() -> list[StreamlitPage]:
     """The pages, their titles in this session's language. url_path equals each file's name, so legacy routing and
     ours agree on every URL."""
@@ -42,7 +45,12 @@ def app_pages() -> list[StreamlitPage]:
         ("word_order", N_("Word order")),
         ("train", N_("Train your own")),
     ]
-    return [st.Page(f"pages/{path}.py", title=_(title), url_path=path, default=path == "idea") for path, title in pages]
+    # The idea page is the default, served at /; Streamlit reserves a default page's url_path without serving it, so
+    # /idea said "Page not found". The default takes another name, and /idea is the same page, hidden from the menu.
+    listed = [st.Page(f"pages/{path}.py", title=_(title), url_path=path) for path, title in pages[1:]]
+    idea = _(pages[0][1])
+    default = st.Page("pages/idea.py", title=idea, url_path=DEFAULT_URL_PATH, default=True)
+    return [default, *listed, st.Page("pages/idea.py", title=idea, url_path="idea", visibility="hidden")]
 
 
 # Widget keys (and so URL parameters) start with their page's URL path. Links shared before Fill the blank and

@@ -56,6 +56,7 @@ ROLE_CELL = N_("{row} {column}: {role}")
 SEPARATOR = N_("; ")
 
 _TAGS = re.compile(r"<[^>]+>")
+FSI, PDI = "\u2068", "\u2069"  # a first-strong isolate (Unicode's bidi algorithm, UAX #9), and its end
 _INVISIBLE = "\u200b"
 
 
@@ -113,6 +114,12 @@ def panels(figure: go.Figure) -> list[Panel]:
     return [Panel("", rows, cols, values)]
 
 
+def _i(label: str) -> str:
+    """A word or name isolated in the sentence: "The" or "L1 H2" inside an Arabic sentence keeps its place, and
+    takes no number or arrow with it (invisible, and not read aloud)."""
+    return f"{FSI}{label}{PDI}"
+
+
 def _signed(values: np.ndarray) -> bool:
     return bool(np.nanmin(values) < 0) if np.isfinite(values).any() else False
 
@@ -156,7 +163,7 @@ def _number(value: float, signed: bool) -> str:
 def _cells(cells: list[Cell], signed: bool, translate: Translate) -> str:
     cell = translate(CELL)
     return translate(SEPARATOR).join(
-        cell.format(row=c.row, column=c.column, value=_number(c.value, signed)) for c in cells
+        cell.format(row=_i(c.row), column=_i(c.column), value=_number(c.value, signed)) for c in cells
     )
 
 
@@ -190,7 +197,7 @@ def text_alternative(figure: go.Figure, translate: Translate = untranslated, *, 
     if meta.get("kind") == "columns":
         column_cell = translate(COLUMN_CELL)
         items = translate(SEPARATOR).join(
-            column_cell.format(column=c.row, row=c.column, value=_number(c.value, _signed(panel.values)))
+            column_cell.format(column=_i(c.row), row=_i(c.column), value=_number(c.value, _signed(panel.values)))
             for c in strongest_in_each_column(panel)
         )
         return translate(BY_COLUMN).format(title=title, items=items)
@@ -204,7 +211,7 @@ def text_alternative(figure: go.Figure, translate: Translate = untranslated, *, 
     if texts:
         cell_text = translate(CELL_TEXT)
         items = translate(SEPARATOR).join(
-            cell_text.format(row=c.row, column=c.column, text=texts[(c.row, c.column)]) for c in cells
+            cell_text.format(row=_i(c.row), column=_i(c.column), text=_i(texts[(c.row, c.column)])) for c in cells
         )
     else:
         items = _cells(cells, signed, translate)
@@ -222,9 +229,9 @@ def _grid(title: str, found: list[Panel], translate: Translate) -> str:
     panel_cell = translate(PANEL_CELL)
     items = translate(SEPARATOR).join(
         panel_cell.format(
-            panel=" ".join(translate(word) for word in p.name.split()),
-            row=c.row,
-            column=c.column,
+            panel=_i(" ".join(translate(word) for word in p.name.split())),
+            row=_i(c.row),
+            column=_i(c.column),
             value=_number(c.value, signed),
         )
         for p, c in shown
@@ -243,14 +250,16 @@ def _roles(figure: go.Figure, title: str, panel: Panel, translate: Translate) ->
     shown = panel.values[:, -1:] if last else panel.values
     role_cell = translate(ROLE_CELL)
     items = [
-        role_cell.format(row=panel.rows[i], column="" if last else panel.cols[j], role=legend[int(value)])
+        role_cell.format(row=_i(panel.rows[i]), column="" if last else _i(panel.cols[j]), role=legend[int(value)])
         .replace("  ", " ")
         .replace(" :", ":")
         for (i, j), value in np.ndenumerate(shown)
         if np.isfinite(value) and 0 <= int(value) < len(legend)
     ]
     if last:
-        return translate(ROLES_LAST).format(title=title, column=panel.cols[-1], items=translate(SEPARATOR).join(items))
+        return translate(ROLES_LAST).format(
+            title=title, column=_i(panel.cols[-1]), items=translate(SEPARATOR).join(items)
+        )
     return translate(ROLES).format(title=title, items=translate(SEPARATOR).join(items))
 
 
