@@ -124,6 +124,7 @@ with right:
     chart(
         figure=heatmap(matrix, rows, labels, kind="weights", rtl=sentence.rtl, shown_rows=shown),
         key="fill_blank_attention",
+        share=2 / 3,  # the right of st.columns([1, 2])
     )
     st.caption(
         _(

@@ -74,7 +74,8 @@ def test_the_swap_lesson_holds_zero_without_positions_and_not_with_them() -> Non
 
 def _written(figure: dict) -> np.ndarray:
     """The numbers in a heatmap's cells as the browser writes them (its texttemplate's d3 format, here "%{z:.Nf}")."""
-    template = figure["data"][0]["texttemplate"]
+    # the numbers are written by see-through copies of the trace, black and white (attention_core/figures/screen.py)
+    template = next(trace["texttemplate"] for trace in figure["data"] if trace.get("texttemplate"))
     spec = template.removeprefix("%{z:").removesuffix("}")
     return np.vectorize(lambda v: float(f"{v:{spec}}"))(values(figure))
 

@@ -309,7 +309,7 @@ def show_blank_attention_change(
         # The English title names the chart's key (a lesson's cell is on fill_blank_knock_out_weights_every); the
         # figure's title is translated as the chart is drawn.
         figure = heatmap(matrix, short_rows, labels, kind=kind, title=title, rtl=rtl, compact=True)  # type: ignore[arg-type]
-        chart(figure, f"{key}_{kind}_{title.split()[0]}", column)
+        chart(figure, f"{key}_{kind}_{title.split()[0]}", column, share=1 / 3)
     st.caption(
         _(
             "One row per head (L2 H3: layer 2, head 3), one column per word: where the blank looked. In after − "

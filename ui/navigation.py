@@ -16,6 +16,7 @@ from streamlit.navigation.page import StreamlitPage
 from ui.accessibility import accessible_page
 from ui.i18n import N_, _, language_switch, right_to_left, settle_language
 from ui.models import model_credit
+from ui.screen import report_screen
 from ui.server import limit_malloc_arenas, one_torch_thread
 from ui.style import apply_style, presentation_toggle
 
@@ -80,6 +81,7 @@ def frame_app() -> StreamlitPage:
     page = st.navigation(app_pages())
     language_switch()
     apply_style(presentation_toggle(), right_to_left=right_to_left())
+    report_screen()  # the window's width, for figures that fit it (ui/screen.py)
     accessible_page()  # <html lang dir>, focus rings, scrolling formulas reachable by keyboard
     st.sidebar.caption(_(SIDEBAR_NOTE))
     st.sidebar.caption(model_credit())

@@ -11,13 +11,14 @@ import torch
 from streamlit.delta_generator import DeltaGenerator
 
 from attention_core.figures.heatmaps import CAPTIONS, figure_table, heatmap_grid
+from attention_core.figures.screen import finish
 from attention_core.figures.text_alternative import panels
 from attention_core.models.knock_out_effects import GuessChange
 from attention_core.models.word_pieces import neighbour_blocks, pool_to_words
 from ui.accessibility import chart_config, csv_label, describe_figure
 from ui.i18n import N_, _, ngettext, reading_order, right_to_left, translated_figure
 from ui.lesson_view import mark_lesson_cell
-from ui.style import for_projector
+from ui.screen import current_screen
 
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")
 # A product of shapes, "(6 × 64)·(64 × 6) = (6 × 6)": read left to right, also inside an Arabic sentence.
@@ -46,14 +47,23 @@ def shapes_left_to_right(text: str) -> str:
 
 
 def chart(
-    figure: go.Figure, key: str, where: DeltaGenerator | None = None, *, table: bool = True, shows: str = ""
+    figure: go.Figure,
+    key: str,
+    where: DeltaGenerator | None = None,
+    *,
+    table: bool = True,
+    shows: str = "",
+    share: float = 1.0,
 ) -> None:
     """A heatmap with export: PNG from Plotly's camera button, CSV of its matrix (pandas) from a button below
     (table=False: no CSV, for a map of labels such as the heads' roles). Files are named after the figure's title
     or its key, e.g. attention-similarity_A.png. Below it, the heatmap in words for a screen reader and a switch that
     shows it as a table; shows: what an untitled figure shows (its CSV button's name, ui.accessibility.chart_name)."""
     where = where or st.container()
-    figure = for_projector(mark_lesson_cell(translated_figure(figure), key))  # an open lesson's cell is outlined
+    # One finishing step for the screen it is drawn on (attention_core/figures/screen.py): translated, an open
+    # lesson's cell outlined, type for a projector, numbers and labels that fit the width drawn.
+    outline = lambda f: mark_lesson_cell(f, key)  # noqa: E731
+    figure = finish(figure, current_screen(), share=share, translate=translated_figure, outline=outline)
     title = figure.layout.title.text or key
     name = "attention-" + (re.sub(r"[^\w]+", "-", title, flags=re.UNICODE).strip("-") or key)
     where.plotly_chart(figure, key=key, config=chart_config(name))
@@ -144,7 +154,39 @@ def head_grid(weights: torch.Tensor, labels: list[str], rtl: bool, key: str, ave
     panels = torch.cat([weights, weights.mean(1, keepdim=True)], dim=1) if average else weights
     columns = [f"H{head + 1}" for head in range(n_heads)] + ([N_("average")] if average else [])
     rows = [f"L{layer + 1}" for layer in range(n_layers)]
+    if current_screen().phone:  # 72 panels in 358 px would be a few px each: one layer, its heads in rows
+        chart(one_layer_grid(panels, labels, columns, rtl, key), key)
+        return
     chart(heatmap_grid(panels, labels, row_names=rows, column_names=columns, rtl=rtl, translate=_), key)
+
+
+def one_layer_grid(panels: torch.Tensor, labels: list[str], columns: list[str], rtl: bool, key: str) -> go.Figure:
+    """On a phone: one layer's heads (a picker above says which layer), wrapped into rows of as many panels as
+    keep a cell about 11 px wide, each panel titled with its own name ("L2 H5")."""
+    n_layers, count, n = panels.shape[:3]
+    layer = 0
+    if n_layers > 1:
+        names = [f"L{layer + 1}" for layer in range(n_layers)]
+        picked = st.segmented_control(_("Layer"), names, default=names[0], key=f"{key}_layer", required=True)
+        layer = names.index(picked or names[0])
+    across = max(1, min(4, int((current_screen().figure_px() - 60) // max(90, 11 * n))))
+    n_rows = -(-count // across)
+    wrapped = torch.full((n_rows * across, n, n), float("nan"))
+    wrapped[:count] = panels[layer]
+    titles = [f"L{layer + 1} {name}" if name.startswith("H") else name for name in columns] + [""] * (
+        n_rows * across - count
+    )
+    # Rows and columns of the wrapped grid are told apart by invisible marks (the hover names the words).
+    return heatmap_grid(
+        wrapped.reshape(n_rows, across, n, n),
+        labels,
+        row_names=[f"L{layer + 1}" + "\u200b" * r for r in range(n_rows)],
+        column_names=["\u200b" * (c + 1) for c in range(across)],
+        rtl=rtl,
+        panel_height=max(110, min(200, 11 * n + 40)),
+        translate=_,
+        panel_names=[titles[r * across : (r + 1) * across] for r in range(n_rows)],
+    )
 
 
 def guess_change_table(changes: list[GuessChange], before: str, after: str) -> None:

@@ -354,6 +354,7 @@ def heatmap_grid(
     signed: frozenset[tuple[int, int]] = frozenset(),
     signed_name: str = N_("difference"),
     translate: Translate = untranslated,
+    panel_names: list[list[str]] | None = None,
 ) -> go.Figure:
     """A grid of attention heatmaps (rows × columns of n × n softmax matrices, e.g. layers × heads) in ONE figure:
     one shared [0, 1] colour scale, a title above each panel ("L2 H3": its row and column names), the words beside
@@ -368,7 +369,8 @@ def heatmap_grid(
     translate: the app's translation of the names marked with N_ (rows, columns such as "this head", the colour
     bars' titles), for the panel titles, the hover and the colour bars (a grid's colour bars are the layout's, which
     the app's translation of a figure does not reach). layout.meta keeps the names as given: a lesson names its
-    panel so ("heads knocked out")."""
+    panel so ("heads knocked out"). panel_names: each panel's own name ("L2 H5"), where a grid wraps one row of
+    panels into several (a phone's); a panel named "" is a blank filler, left out of layout.meta."""
     values = matrices.detach().to(torch.float32).cpu().numpy()
     n_grid_rows, n_grid_cols, n, _ = values.shape
     panel_height = panel_height or max(120, min(280, 1100 // n_grid_cols + 40))
@@ -433,6 +435,9 @@ def heatmap_grid(
         [f"{row} {column}".strip() if c == 0 else column for c, column in enumerate(shown_columns)]
         for row in shown_rows
     ]
+    if panel_names is not None:
+        titles = [[translate(name) for name in row] for row in panel_names]
+    names = panel_names or [[f"{row} {column}".strip() for column in column_names] for row in row_names]
     annotations = [
         {
             "text": titles[r][c],
@@ -450,11 +455,13 @@ def heatmap_grid(
     ]
     layout = {
         "meta": {
-            "panels": [f"{row} {column}".strip() for row in row_names for column in column_names],
+            "panels": [name for row in names for name in row if name],
             "cell_px": number_px,
             "rows": labels,
             "cols": labels,
-            "origins": [origins[(r, c)] for r in range(n_grid_rows) for c in range(n_grid_cols)],  # trace, row, col
+            "origins": [  # trace, row, col
+                origins[(r, c)] for r in range(n_grid_rows) for c in range(n_grid_cols) if names[r][c]
+            ],
         },
         "xaxis": {
             "type": "category",

@@ -1,0 +1,445 @@
+"""A figure finished for the screen it is drawn on: a 390-px phone, a 1280 × 720 projector in presentation mode, a
+1400-px desktop, in either reading direction.
+
+The figures of this package are built once per rerun, whatever the screen; `finish` is the one step that fits
+them to it. It translates the figure's own words and outlines a lesson's cell (both through callables the app
+passes, so this package stays free of Streamlit), grows its type for a projector, then, on every heatmap, decides
+at the width the figure is actually drawn:
+
+- cell numbers: shown only where the longest fits its cell (text width from its font size and characters), in a
+  smaller type first, else left to the hover; each black or white, whichever contrasts more with its cell's colour
+  (WCAG 2.1: at least 4.5:1, which one of the two always reaches);
+- tick labels: level where they fit, else turned (−60°, then −90°), else every k-th, so that none overlap;
+- a grid's panel titles: smaller where they would run into the next, else every k-th panel's.
+
+Sizes are estimates (figures.label_placement.text_width: a character's width in ems, measured in Chromium with these
+fonts; an SVG text box is BOX_EMS tall); bench/figure_overlaps.py counts what Chromium actually draws.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import plotly.colors
+import plotly.graph_objects as go
+
+from attention_core.figures.heatmaps import enlarged
+from attention_core.figures.label_placement import BOX_EMS, text_width
+
+PHONE_PX = 640  # below this window width Streamlit stacks columns and hides the sidebar (a phone)
+SIDEBAR_PX = 768  # from this width the sidebar is open beside the page (Streamlit's own breakpoint)
+PRESENTATION_SCALE = 1.4  # presentation mode's type and heights (ui/style.PRESENTATION_SCALE)
+_BOX = sum(BOX_EMS)  # an SVG text box's height in ems (its font's ascent and descent)
+_GAP_PX = 2.0  # what must stay between two texts
+_TURNS = (0, 60, 90)  # tick label angles tried, in degrees (upwards)
+NUMBER_FLOOR_PX = {"phone": 9, "projector": 14, "desktop": 9}  # smallest cell numbers worth writing
+LABEL_FLOOR_PX = {"phone": 9, "projector": 14, "desktop": 9}  # smallest tick label and panel title
+
+
+@dataclass(frozen=True)
+class Screen:
+    """Where a figure is drawn: the browser window's width and height in CSS px (window.innerWidth), presentation
+    mode (a projector: type × PRESENTATION_SCALE, read from the back of a room), and the reading direction."""
+
+    width: float = 1400.0
+    height: float = 900.0
+    presentation: bool = False
+    right_to_left: bool = False
+
+    @property
+    def phone(self) -> bool:
+        return self.width < PHONE_PX
+
+    @property
+    def kind(self) -> str:
+        return "phone" if self.phone else "projector" if self.presentation else "desktop"
+
+    def figure_px(self, share: float = 1.0) -> float:
+        """A figure's width in px when it gets `share` of the page's width (one of three columns: 1/3; columns are
+        stacked on a phone). Measured in Chromium (Streamlit 1.67, wide layout): 358 px at 390, 760 at 1280 in
+        presentation mode, 940 at 1400; a column of three at 1400: 303."""
+        if self.phone:
+            return self.width - 32
+        sidebar = 300 if self.width >= SIDEBAR_PX else 0
+        padding = 220 if self.presentation else 160
+        page = max(200.0, self.width - sidebar - padding)
+        columns = round(1 / share) if share < 1 else 1
+        return (page - 16 * (columns - 1)) * share if share < 1 else page
+
+
+Outline = Callable[[go.Figure], go.Figure]
+
+
+def finish(
+    figure: go.Figure,
+    screen: Screen,
+    *,
+    share: float = 1.0,
+    translate: Outline | None = None,
+    outline: Outline | None = None,
+) -> go.Figure:
+    """The figure as `screen` shows it, drawn in `share` of the page's width: translated (the app's callable),
+    its lesson cell outlined (the app's callable), its type grown for a projector, and every heatmap's numbers,
+    tick labels and panel titles fitted (see the module's docstring). May edit the figure in place."""
+    if translate is not None:
+        figure = translate(figure)
+    if outline is not None:
+        figure = outline(figure)
+    kinds = {trace.get("type") for trace in figure._data}
+    if "heatmap" in kinds:
+        return fit(figure, screen, share)
+    figure = enlarged(figure, PRESENTATION_SCALE) if screen.presentation else figure
+    _titles_clear_of_ticks(figure._layout)
+    return fit_bars(figure, screen, share) if kinds == {"bar"} else figure
+
+
+def _titles_clear_of_ticks(layout: Props) -> None:
+    """Axis titles set off from the tick labels by half a label's height, measured by Plotly from the labels as
+    drawn (automargin): on a right-hand y axis in presentation mode, "PC2 (…)" sat on the tick "−2"."""
+    for name in ("xaxis", "yaxis"):
+        axis = layout.get(name) or {}
+        title = axis.get("title")
+        if isinstance(title, dict) and title.get("text") and title.get("standoff") is None:
+            title["standoff"] = round(_font(axis, 12) / 2)
+            axis.setdefault("automargin", True)
+
+
+@dataclass(frozen=True)
+class _Plot:
+    """A heatmap figure's plot area as drawn: px per column and per row of its categorical axes."""
+
+    column_px: float
+    row_px: float
+
+
+# The figure is read and edited through its own dictionaries (Plotly's store, which it serialises and its property
+# objects read), as ui/i18n.translated_figure does: through the property objects and their validators the step
+# cost 2.5 ms on a 32 × 32 heatmap, most of it Plotly looking up validators.
+Props = dict
+
+
+def _font(holder: Props | None, default: float) -> float:
+    font = (holder or {}).get("tickfont") or (holder or {}).get("font") or {}
+    return float(font.get("size") or default)
+
+
+def fit(figure: go.Figure, screen: Screen, share: float = 1.0) -> go.Figure:
+    """Numbers, tick labels and panel titles of a heatmap figure fitted to `screen` (in place; returned)."""
+    layout: Props = figure._layout
+    traces: list[Props] = figure._data
+    scale = PRESENTATION_SCALE if screen.presentation else 1.0
+    floor = LABEL_FLOOR_PX[screen.kind]
+    font = layout.setdefault("font", {})
+    base = float(font.get("size") or 12)
+    if scale != 1.0:
+        font["size"] = round(base * scale)
+        layout["height"] = round((layout.get("height") or 450) * scale)
+    for name in ("xaxis", "yaxis"):
+        axis = layout.setdefault(name, {})
+        size = _font(axis, base)
+        size = max(18, round(size * scale)) if scale != 1.0 else size
+        axis.setdefault("tickfont", {})["size"] = min(size, 12) if screen.phone else size
+    columns, rows = _categories(layout, traces, "x"), _categories(layout, traces, "y")
+    plot = _plot_area(layout, traces, screen.figure_px(share), len(columns), len(rows))
+    _fit_titles(layout, columns, plot, screen, floor)
+    meta = _meta(layout)
+    grid = "panels" in meta  # a grid's ticks repeat panel by panel: each panel keeps the same words
+    n = len(meta.get("cols", ()))
+    across = max(1, round(len(columns) / (n + max(1, round(n * 0.06))))) if grid else 1
+    down = max(1, round(len(rows) / (n + 1))) if grid else 1
+    _fit_x_labels(layout["xaxis"], columns, plot, across)
+    _fit_y_labels(layout["yaxis"], rows, plot, down)
+    _fit_numbers(figure, plot, screen, scale)
+    return figure
+
+
+def fit_bars(figure: go.Figure, screen: Screen, share: float = 1.0) -> go.Figure:
+    """A bar chart over words (one group of bars per word, the words as tick labels): its labels level, turned or
+    thinned, and the numbers above its bars only where a group is wide enough for them side by side."""
+    layout: Props = figure._layout
+    axis = layout.get("xaxis") or {}
+    if axis.get("tickvals") is None:
+        return figure
+    positions = list(axis["tickvals"])
+    font = float((layout.get("font") or {}).get("size") or 12)
+    margin = layout.get("margin") or {}
+    plot_width = screen.figure_px(share) - margin.get("l", 80) - margin.get("r", 80) - text_width("0.25", font) - 10
+    group_px = max(10.0, plot_width) / max(1, len(positions))
+    _fit_x_labels(axis, positions, _Plot(group_px, 0.0))
+    bars = [trace for trace in figure._data if trace.get("texttemplate")]
+    for trace in bars:
+        size = float((trace.get("textfont") or {}).get("size") or font)
+        if text_width("0.00", size) + _GAP_PX > group_px / len(bars):
+            trace.pop("texttemplate")
+    return figure
+
+
+def _meta(layout: Props) -> dict:
+    meta = layout.get("meta")
+    return meta if isinstance(meta, dict) else {}
+
+
+def _categories(layout: Props, traces: list[Props], name: str) -> list[str]:
+    order = (layout.get(f"{name}axis") or {}).get("categoryarray")
+    if order is not None:
+        return list(order)
+    seen: dict[str, None] = {}
+    for trace in traces:
+        for value in trace.get(name) or ():
+            seen.setdefault(value, None)
+    return list(seen)
+
+
+def _plot_area(layout: Props, traces: list[Props], width: float, n_columns: int, n_rows: int) -> _Plot:
+    """The plot area's px per column and row: the figure's width less its margins, the row labels and the colour
+    bar; its height less its margins and one line of column labels."""
+    margin = layout.get("margin") or {}
+    left, right = margin.get("l", 80), margin.get("r", 80)
+    top, bottom = margin.get("t", 100), margin.get("b", 80)
+    y_axis, x_axis = layout["yaxis"], layout["xaxis"]
+    font = float((layout.get("font") or {}).get("size") or 12)
+    labels_px = 0.0
+    if y_axis.get("showticklabels") is not False:
+        y_font = _font(y_axis, 12)
+        texts = y_axis.get("ticktext") or y_axis.get("tickvals") or _categories(layout, traces, "y")
+        labels_px = max((text_width(str(t), y_font) for t in texts), default=0) + 6
+    bar_px = 0.0
+    own = [t for t in traces if t.get("type") == "heatmap" and not t.get("coloraxis") and t.get("showscale", True)]
+    if own:
+        bar_px = ((own[0].get("colorbar") or {}).get("thickness") or 30) + text_width("-0.25", font) + 12
+    else:  # a grid's colour axes: their bars side by side or one above the other, each with a title on top
+        bars = [layout[name].get("colorbar") or {} for name in ("coloraxis", "coloraxis2") if layout.get(name)]
+        titles = [((bar.get("title") or {}).get("text") or "") for bar in bars]
+        if bars and layout["coloraxis"].get("showscale", True) is not False:
+            # measured in Chromium: a bar's ticks, pads and title take about its title's width and 60 px
+            bar_px = (bars[0].get("thickness") or 30) + max(text_width(t, font) for t in titles) + 60
+    plot_width = max(40.0, 0.97 * (width - left - right - labels_px - bar_px))
+    x_labels_px = _font(x_axis, 12) * _BOX if x_axis.get("showticklabels") is not False else 0
+    plot_height = max(40.0, (layout.get("height") or 450) - top - bottom - x_labels_px)
+    return _Plot(plot_width / max(1, n_columns), plot_height / max(1, n_rows))
+
+
+def _fit_titles(layout: Props, columns: list[str], plot: _Plot, screen: Screen, floor: float) -> None:
+    """A grid's panel titles: each within its panel (and the gap after it); smaller type, then every k-th."""
+    annotations = layout.get("annotations")
+    meta = _meta(layout)
+    if not annotations or "panels" not in meta:
+        return
+    panel = len(meta["cols"])  # a panel's columns; a gap of round(0.06 n) columns follows it
+    room = (panel + max(1, round(panel * 0.06))) * plot.column_px - 2 * _GAP_PX
+    size = float((annotations[0].get("font") or {}).get("size") or 13)
+    size = max(18, round(size * PRESENTATION_SCALE)) if screen.presentation else size
+    widest = max(_bold_width(a.get("text") or "", size) for a in annotations)
+    if widest > room:
+        size = max(floor, math.floor(size * room / widest))
+    if max(_bold_width(a.get("text") or "", size) for a in annotations) > room:
+        for annotation in annotations:  # "this head" on two lines, where one is too wide for its panel
+            annotation["text"] = _two_lines(annotation.get("text") or "", size, room)
+    every = max(1, math.ceil(max(_bold_width(a.get("text") or "", size) for a in annotations) / room))
+    across = max(1, round(len(columns) / (panel + max(1, round(panel * 0.06)))))
+    for k, annotation in enumerate(annotations):
+        annotation.setdefault("font", {})["size"] = size
+        if (k % across) % every:
+            annotation["text"] = ""
+
+
+def _two_lines(text: str, size: float, room: float) -> str:
+    """The text broken at the space that makes its longer line shortest, where one line does not fit `room`."""
+    words = text.split(" ")
+    if _bold_width(text, size) <= room or len(words) < 2:
+        return text
+    cuts = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
+    first, second = min(cuts, key=lambda cut: max(_bold_width(part, size) for part in cut))
+    return f"{first}<br>{second}"
+
+
+def _bold_width(text: str, size: float) -> float:
+    """A bold title's width: its longest line's."""
+    return max(text_width(re.sub(r"<[^>]+>", "", line), size) for line in text.split("<br>")) * 1.08
+
+
+def _ticks(axis: Props, categories: list[str]) -> tuple[list[str], list[str], float]:
+    """The axis's tick values, their texts, and the smallest distance between two neighbours, in categories."""
+    values = list(axis["tickvals"]) if axis.get("tickvals") is not None else categories
+    texts = [str(t) for t in (axis["ticktext"] if axis.get("ticktext") is not None else values)]
+    index = {c: i for i, c in enumerate(categories)}
+    positions = sorted(index[v] for v in values if v in index)
+    step = min((b - a for a, b in itertools.pairwise(positions)), default=1)
+    return values, texts, float(step)
+
+
+def _thinned(items: list, keep: int, groups: int) -> list:
+    """Every keep-th item of each of `groups` equal runs (a grid's panels), or of the whole list."""
+    size = len(items) // groups if groups > 1 and len(items) % groups == 0 else len(items)
+    return [item for start in range(0, len(items), size) for item in items[start : start + size][::keep]]
+
+
+def _fit_x_labels(axis: Props, categories: list[str], plot: _Plot, groups: int = 1) -> None:
+    """Column labels level where they fit, else turned, else every k-th (turned)."""
+    if axis.get("showticklabels") is False:
+        return
+    values, texts, step = _ticks(axis, categories)
+    if not texts:
+        return
+    font = _font(axis, 12)
+    widths = [text_width(t, font) for t in texts]
+    for keep in range(1, len(texts) + 1):
+        for turn in _TURNS:
+            if _clear(widths[::keep], step * keep * plot.column_px, font, turn):
+                if keep > 1:
+                    axis["tickvals"], axis["ticktext"] = _thinned(values, keep, groups), _thinned(texts, keep, groups)
+                axis["tickangle"] = -turn if turn else 0
+                return
+
+
+def _clear(widths: list[float], spacing: float, font: float, turn: int) -> bool:
+    """Whether labels `spacing` px apart, turned `turn` degrees, miss their neighbours: level and centred, by half
+    of each one's width; turned, either across the slant (the boxes are font × _BOX thick) or along it (each ends at
+    its tick, so the next starts its own length further)."""
+    if turn == 0:
+        return all((a + b) / 2 + _GAP_PX <= spacing for a, b in itertools.pairwise(widths))
+    radians = math.radians(turn)
+    across = spacing * math.sin(radians) >= font * _BOX + _GAP_PX
+    along = all(spacing * math.cos(radians) >= w + _GAP_PX for w in widths[1:])
+    return across or along
+
+
+def _fit_y_labels(axis: Props, categories: list[str], plot: _Plot, groups: int = 1) -> None:
+    """Row labels one text box apart: every k-th row's where the rows are thinner."""
+    if axis.get("showticklabels") is False:
+        return
+    values, texts, step = _ticks(axis, categories)
+    spacing = step * plot.row_px
+    needed = _font(axis, 12) * _BOX + _GAP_PX
+    if spacing >= needed or not texts:
+        return
+    keep = math.ceil(needed / spacing)
+    axis["tickvals"], axis["ticktext"] = _thinned(values, keep, groups), _thinned(texts, keep, groups)
+
+
+def _fit_numbers(figure: go.Figure, plot: _Plot, screen: Screen, scale: float) -> None:
+    """Each heatmap's cell numbers at the largest size that fits its cells (from its own size down to the floor),
+    else none; the numbers kept are drawn by see-through copies of the trace, one in black, one in white."""
+    floor = NUMBER_FLOOR_PX[screen.kind]
+    overlays: list[go.Heatmap] = []
+    for trace in figure._data:
+        if trace.get("type") != "heatmap" or not trace.get("texttemplate"):
+            continue
+        size = float((trace.get("textfont") or {}).get("size") or 12)
+        size = max(18, round(size * scale)) if scale != 1.0 else size
+        size = min(size, 11) if screen.phone else size
+        longest = _longest_text(trace)
+        fits = [
+            s
+            for s in range(int(size), floor - 1, -1)
+            if text_width(longest, s) + _GAP_PX <= plot.column_px and s * _BOX + _GAP_PX <= plot.row_px
+        ]
+        template = trace.pop("texttemplate")
+        if fits:
+            overlays += _number_overlays(figure, trace, template, fits[0])
+    if overlays:
+        figure.add_traces(overlays)
+
+
+def _longest_text(trace: Props) -> str:
+    """The longest text the trace writes in a cell, as written ("0.25", "-14.67", "✕ 0.00022")."""
+    if trace.get("texttemplate") == "%{text}":
+        return max((str(t) for row in trace.get("text") or () for t in row), key=len, default="0.00")
+    spec = (trace.get("texttemplate") or "%{z:.2f}").removeprefix("%{z:").removesuffix("}")
+    values = np.asarray(trace["z"], dtype=np.float64)
+    finite = values[np.isfinite(values)]
+    if not finite.size:
+        return "0.00"
+    return max((f"{v:{spec}}" for v in (finite.min(), finite.max())), key=len)
+
+
+def _number_overlays(figure: go.Figure, trace: Props, template: str, size: int) -> list[go.Heatmap]:
+    """See-through heatmaps over `trace` writing its numbers: black on light cells, white on dark ones."""
+    z = np.asarray(trace["z"], dtype=np.float64)
+    scale, low, high = _colour_mapping(figure._layout, trace, z)
+    white = prefers_white(cell_colours(z, scale, low, high))
+    clear = [[0.0, "rgba(0,0,0,0)"], [1.0, "rgba(0,0,0,0)"]]
+    overlays = []
+    for colour, where in (("#000000", ~white), ("#ffffff", white)):
+        where = where & np.isfinite(z)
+        if not where.any():
+            continue
+        overlay = {
+            "type": "heatmap",
+            "z": np.where(where, z, np.nan).astype(np.float32),
+            "x": trace["x"],
+            "y": trace["y"],
+            "colorscale": clear,
+            "zmin": 0.0,
+            "zmax": 1.0,
+            "showscale": False,
+            "hoverinfo": "skip",
+            "texttemplate": template,
+            "textfont": {"size": size, "color": colour},
+        }
+        if template == "%{text}":
+            overlay["text"] = trace["text"]
+        overlays.append(go.Heatmap(overlay, _validate=False))
+    return overlays
+
+
+def _colour_mapping(layout: Props, trace: Props, z: np.ndarray) -> tuple[tuple, float, float]:
+    """The trace's colour scale and the values at its ends (its own, or its colour axis's)."""
+    if trace.get("coloraxis"):
+        axis = layout[trace["coloraxis"]]
+        scale, low, high = axis.get("colorscale"), axis.get("cmin"), axis.get("cmax")
+    else:
+        scale, low, high = trace.get("colorscale"), trace.get("zmin"), trace.get("zmax")
+    finite = z[np.isfinite(z)]
+    low = float(finite.min()) if low is None and finite.size else float(low or 0.0)
+    high = float(finite.max()) if high is None and finite.size else float(high if high is not None else 1.0)
+    scale = scale if scale is not None else plotly.colors.get_colorscale("Plasma")
+    return tuple((float(stop), str(colour)) for stop, colour in scale), low, high
+
+
+@cache
+def _stops(scale: tuple[tuple[float, str], ...]) -> tuple[np.ndarray, np.ndarray]:
+    positions = np.array([stop for stop, _ in scale])
+    colours = np.array([_rgb(colour) for _, colour in scale], dtype=np.float64)
+    return positions, colours
+
+
+def _rgb(colour: str) -> tuple[float, float, float]:
+    if colour.startswith("#"):
+        r, g, b = plotly.colors.hex_to_rgb(colour)
+        return float(r), float(g), float(b)
+    numbers = re.findall(r"[\d.]+", colour)[:3]
+    return float(numbers[0]), float(numbers[1]), float(numbers[2])
+
+
+def cell_colours(z: np.ndarray, scale: tuple[tuple[float, str], ...], low: float, high: float) -> np.ndarray:
+    """(…, 3): each cell's colour (0–255 RGB) as Plotly paints it: the scale's stops interpolated linearly in RGB
+    at (z − low) / (high − low), clipped to the ends."""
+    positions, colours = _stops(scale)
+    t = np.clip((z - low) / ((high - low) or 1.0), 0.0, 1.0)
+    t = np.nan_to_num(t)
+    return np.stack([np.interp(t, positions, colours[:, channel]) for channel in range(3)], axis=-1)
+
+
+def luminance(rgb: np.ndarray) -> np.ndarray:
+    """WCAG 2.1's relative luminance of sRGB colours (…, 3) in 0–255."""
+    c = rgb / 255.0
+    linear = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return linear @ np.array([0.2126, 0.7152, 0.0722])
+
+
+def contrast(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """WCAG 2.1's contrast ratio of two luminances, 1 to 21."""
+    return (np.maximum(a, b) + 0.05) / (np.minimum(a, b) + 0.05)
+
+
+def prefers_white(rgb: np.ndarray) -> np.ndarray:
+    """Whether white text contrasts more than black with each colour (the better one is always ≥ 4.58:1)."""
+    lum = luminance(rgb)
+    return contrast(lum, np.ones_like(lum)) > contrast(lum, np.zeros_like(lum))

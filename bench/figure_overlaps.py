@@ -1,0 +1,250 @@
+"""Count the texts that run into each other on the app's figures, as Chromium draws them: tick labels, panel and
+figure titles, and the numbers in heatmap cells, on the pages issue 25 names, at a phone's 390 × 844, a 1280 × 720
+projector in presentation mode and a 1400 × 900 desktop, in English and Arabic.
+
+    python bench/figure_overlaps.py [--port 8631] [--out docs/runs/figure_overlaps.txt] [--shots DIR]
+
+Each text is the rectangle Chromium lays it out in (its SVG bounding box) turned as the text is turned (a column
+label at −60° is a slanted rectangle, not the larger upright box around it), and two texts overlap when their
+rectangles share more than half a pixel each way (a separating-axis test). tests/test_browser_fit.py asserts that
+every count is 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from app_server import FLAGS, start_server, stop_server, wait_until_healthy
+
+# Every text of every Plotly chart on the page, as a rotated rectangle (its four corners on screen), by kind:
+# "label" (tick labels, panel titles, the figure's title: none may touch another) and "number" (cell numbers: none
+# may touch another number or a label). Returns one entry per chart: its index and each overlapping pair's texts.
+OVERLAPS_JS = """
+() => {
+  const corners = (el) => {
+    let box;
+    try { box = el.getBBox(); } catch (e) { return null; }
+    if (!box || box.width < 0.5 || box.height < 0.5 || !el.textContent.trim()) return null;
+    const m = el.getScreenCTM();
+    if (!m) return null;
+    const style = getComputedStyle(el);
+    if (style.display === 'none' || style.visibility === 'hidden' || style.opacity === '0') return null;
+    const p = (x, y) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f];
+    const pts = [p(box.x, box.y), p(box.x + box.width, box.y), p(box.x + box.width, box.y + box.height),
+                 p(box.x, box.y + box.height)];
+    const xs = pts.map(q => q[0]), ys = pts.map(q => q[1]);
+    return {pts, x0: Math.min(...xs), x1: Math.max(...xs), y0: Math.min(...ys), y1: Math.max(...ys),
+            text: el.textContent};
+  };
+  const axes = (a) => {
+    const out = [];
+    for (let i = 0; i < 2; i++) {
+      const [x0, y0] = a.pts[i], [x1, y1] = a.pts[i + 1];
+      const len = Math.hypot(x1 - x0, y1 - y0) || 1;
+      out.push([-(y1 - y0) / len, (x1 - x0) / len]);
+    }
+    return out;
+  };
+  const meet = (a, b) => {
+    if (a.x1 - b.x0 < 0.5 || b.x1 - a.x0 < 0.5 || a.y1 - b.y0 < 0.5 || b.y1 - a.y0 < 0.5) return false;
+    for (const [ax, ay] of [...axes(a), ...axes(b)]) {
+      const pa = a.pts.map(q => q[0] * ax + q[1] * ay), pb = b.pts.map(q => q[0] * ax + q[1] * ay);
+      if (Math.min(Math.max(...pa) - Math.min(...pb), Math.max(...pb) - Math.min(...pa)) < 0.5) return false;
+    }
+    return true;
+  };
+  const LABELS = '.xtick text, .ytick text, .annotation-text, .g-gtitle text, .g-xtitle text, .g-ytitle text';
+  const NUMBERS = '.hm text, .heatmaplayer text, .textpoint text';
+  return [...document.querySelectorAll('.js-plotly-plot')].map((plot, chart) => {
+    const labels = [...plot.querySelectorAll(LABELS)].map(corners).filter(Boolean);
+    const numbers = [...plot.querySelectorAll(NUMBERS)].map(corners).filter(Boolean);
+    const pairs = [];
+    const check = (list, others, same) => {
+      for (let i = 0; i < list.length; i++) {
+        for (let j = same ? i + 1 : 0; j < others.length; j++) {
+          if (meet(list[i], others[j])) pairs.push([list[i].text, others[j].text]);
+        }
+      }
+    };
+    check(labels, labels, true);
+    check(numbers, numbers, true);
+    check(numbers, labels, false);
+    const holder = plot.closest('[class*="st-key-"]');
+    const key = holder ? [...holder.classList].find(c => c.startsWith('st-key-')).slice(7) : String(chart);
+    return {chart, key, labels: labels.length, numbers: numbers.length,
+            width: plot.getBoundingClientRect().width, pairs};
+  });
+}
+"""
+
+
+@dataclass(frozen=True)
+class Size:
+    """A screen a class uses: its window, whether it is a phone, and presentation mode (switched on in the
+    sidebar, as a teacher does)."""
+
+    name: str
+    width: int
+    height: int
+    phone: bool = False
+    presentation: bool = False
+
+
+SIZES = (
+    Size("phone", 390, 844, phone=True),
+    Size("projector", 1280, 720, presentation=True),
+    Size("desktop", 1400, 900),
+)
+
+
+@dataclass(frozen=True)
+class Walk:
+    """One offender of issue 25: the page, its URL parameters, and what to press before its figures are looked at
+    (the quiz's Reveal; a view's segmented control)."""
+
+    name: str
+    path: str
+    query: dict[str, str] = field(default_factory=dict)
+    reveal: bool = False
+    start: bool = False  # press the Train page's Start (its default live demo) and wait for the probe's grid
+
+
+ANIMAL = "The animal didn't cross the street because it was too tired"
+WALKS = (
+    Walk(
+        "quiz head map",
+        "heads",
+        {
+            "lesson": "it-the-animal-or-the-street-1",
+            "heads_sentence": ANIMAL,
+            "heads_layer": "4",
+            "heads_head": "2",
+            "heads_quiz": "true",
+            "heads_quiz_row": "it",
+            "heads_quiz_head": "L4 H2",
+        },
+        reveal=True,
+    ),
+    Walk("every layer and head", "heads", {"heads_sentence": ANIMAL}),
+    Walk("similarity 10 words", "similarity", {"similarity_sentence": "the cat sat on the mat and the dog ran off"}),
+    Walk("where the blank looked", "fill_blank", {}),
+    Walk("knock-out before | after", "fill_blank", {"fill_blank_knock_out": "L1 H1"}),
+    Walk("minimal pairs A | B", "pairs", {}),
+    Walk("train probe grid", "train", {}, start=True),
+)
+
+
+def open_page(browser: object, base: str, walk: Walk, size: Size, language: str) -> object:
+    """A page of `walk` at `size` in `language`, its charts drawn (presentation mode switched on in the sidebar
+    first, where the size asks for it)."""
+    if size.phone:
+        context = browser.new_context(
+            viewport={"width": size.width, "height": size.height},
+            device_scale_factor=3,
+            is_mobile=True,
+            has_touch=True,
+        )
+    else:
+        context = browser.new_context(viewport={"width": size.width, "height": size.height})
+    page = context.new_page()
+    query = walk.query | ({"lang": "ar"} if language == "ar" else {})
+    page.goto(f"{base}/{walk.path}?{urllib.parse.urlencode(query)}")
+    wait_for_charts(page, walk)
+    if size.presentation:
+        page.locator("[data-testid=stSidebar]").get_by_text(
+            "Presentation mode" if language == "en" else "وضع العرض"
+        ).click()
+        settle(page)
+    if walk.reveal:
+        page.locator(f".st-key-{walk.path}_quiz_pick input").click()  # a guess first: the first word offered
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("Enter")
+        settle(page)
+        page.locator(f".st-key-{walk.path}_quiz_reveal button").click()
+        settle(page)
+        page.wait_for_selector(".js-plotly-plot", timeout=90_000)
+        settle(page)
+    return page
+
+
+def wait_for_charts(page: object, walk: Walk) -> None:
+    selector = "[data-testid=stButton]" if walk.reveal or walk.start else ".js-plotly-plot"
+    page.wait_for_selector(selector, timeout=120_000)
+    settle(page)
+    if walk.start:
+        page.locator(".st-key-train_start button").click()
+        page.wait_for_selector(".st-key-train_live .js-plotly-plot", timeout=180_000)
+        settle(page)
+
+
+def settle(page: object) -> None:
+    """Until no element is stale and Plotly has drawn (a rerun's charts redraw after the page settles)."""
+    time.sleep(0.5)
+    page.wait_for_function("document.querySelectorAll('[data-stale=\"true\"]').length === 0", timeout=90_000)
+    time.sleep(1.5)
+
+
+def overlaps(page: object) -> list[dict[str, object]]:
+    return page.evaluate(OVERLAPS_JS)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=8631, help="a free port for the app's server")
+    parser.add_argument("--base", default="", help="an app already running (e.g. http://127.0.0.1:8611)")
+    parser.add_argument("--shots", default="", help="a folder for a screenshot of every page at every size")
+    parser.add_argument("--only", default="", help="only the walks whose name contains this")
+    args = parser.parse_args()
+    import shutil
+
+    from playwright.sync_api import sync_playwright
+
+    server = None
+    base = args.base
+    if not base:
+        server = start_server(args.port)
+        base = f"http://127.0.0.1:{args.port}"
+        wait_until_healthy(args.port, server)
+    total = 0
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=FLAGS)
+            for walk in WALKS:
+                if args.only and args.only not in walk.name:
+                    continue
+                for size in SIZES:
+                    for language in ("en", "ar"):
+                        page = open_page(browser, base, walk, size, language)
+                        charts = overlaps(page)
+                        count = sum(len(chart["pairs"]) for chart in charts)
+                        total += count
+                        worst = [c for c in charts if c["pairs"]]
+                        example = "  " + ", ".join(
+                            f"{c['key']} {len(c['pairs'])} {c['pairs'][0]} ({c['width']:.0f} px)" for c in worst
+                        )
+                        print(f"{walk.name:28} {size.name:10} {language}  {count:5} overlaps{example}", flush=True)
+                        if args.shots:
+                            out = Path(args.shots)
+                            out.mkdir(parents=True, exist_ok=True)
+                            slug = walk.name.replace(" ", "-").replace("|", "").replace("--", "-")
+                            for chart in page.locator(".js-plotly-plot").all()[:4]:
+                                chart.scroll_into_view_if_needed()
+                            for k, chart in enumerate(page.locator(".js-plotly-plot").all()[:4]):
+                                chart.screenshot(path=str(out / f"{slug}-{size.name}-{language}-{k}.png"))
+                        page.context.close()
+            browser.close()
+    finally:
+        if server is not None:
+            stop_server(server)
+    print(f"total {total}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,171 @@
+"""Figures finished for the screen they are drawn on (attention_core/figures/screen.py): what a student sees on a
+390-px phone, a 1280 × 720 projector in presentation mode and a 1400-px desktop. Chromium's own measurement of the
+same pages is tests/test_browser_fit.py."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import plotly.colors
+import pytest
+import torch
+
+from attention_core.figures.heatmaps import heatmap, heatmap_grid
+from attention_core.figures.label_placement import text_width
+from attention_core.figures.screen import Screen, finish
+
+PHONE, PROJECTOR, DESKTOP = Screen(390, 844), Screen(1280, 720, presentation=True), Screen(1400, 900)
+WORDS = [
+    "The",
+    "animal",
+    "didn",
+    "'",
+    "t",
+    "cross",
+    "the",
+    "street",
+    "because",
+    "it",
+    "was",
+    "too",
+    "tired",
+]  # 13, as MiniLM reads them
+
+
+def _attention(n: int, seed: int = 0) -> torch.Tensor:
+    return torch.softmax(torch.randn(n, n, generator=torch.Generator().manual_seed(seed)) * 2, -1)
+
+
+def _numbers(figure: object) -> list[object]:
+    """The traces that write numbers in cells."""
+    return [trace for trace in figure.data if trace.type == "heatmap" and trace.texttemplate]
+
+
+def _wcag(rgb: tuple[float, float, float]) -> float:
+    """WCAG 2.1 relative luminance, written out from the definition (an oracle apart from figures.screen)."""
+    channels = []
+    for c in rgb:
+        c = c / 255
+        channels.append(c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4)
+    return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+
+
+def _ratio(a: float, b: float) -> float:
+    return (max(a, b) + 0.05) / (min(a, b) + 0.05)
+
+
+def test_the_window_widths_give_the_figure_widths_measured_in_chromium() -> None:
+    """Streamlit 1.67's wide layout, measured by bench/figure_overlaps.py: a full-width chart is 358 px on a phone,
+    760 on a 1280-px projector in presentation mode, 940 at 1400; one of three columns at 1400 is 303, the right
+    of [1, 2] at 1280 in presentation mode 496."""
+    assert PHONE.figure_px() == pytest.approx(358, abs=4)
+    assert PROJECTOR.figure_px() == pytest.approx(760, abs=8)
+    assert DESKTOP.figure_px() == pytest.approx(940, abs=8)
+    assert DESKTOP.figure_px(1 / 3) == pytest.approx(303, abs=6)
+    assert PROJECTOR.figure_px(2 / 3) == pytest.approx(496, abs=8)
+    assert PHONE.figure_px(1 / 3) == PHONE.figure_px()  # columns stack on a phone
+
+
+def test_a_13_word_head_map_writes_its_numbers_on_a_desktop_and_none_on_a_phone() -> None:
+    """The quiz's revealed 13 × 13 head map: on a phone its numbers ran together (".9.00.00…")."""
+    phone = finish(heatmap(_attention(13), WORDS, WORDS, kind="weights"), PHONE)
+    desktop = finish(heatmap(_attention(13), WORDS, WORDS, kind="weights"), DESKTOP)
+    assert not _numbers(phone)
+    written = sum(int(np.isfinite(np.asarray(t.z, dtype=float)).sum()) for t in _numbers(desktop))
+    assert written == 13 * 13  # every cell once, in black or in white
+
+
+def test_numbers_that_are_shown_fit_their_cells_at_the_width_drawn() -> None:
+    for screen in (PHONE, PROJECTOR, DESKTOP):
+        for n in (4, 8, 10, 13, 20):
+            words = [f"w{i}" for i in range(n)]
+            figure = finish(heatmap(_attention(n), words, words, kind="weights"), screen)
+            for trace in _numbers(figure):
+                plot_px = screen.figure_px() - 10 - 10 - 40 - 60  # margins, row labels, colour bar: at least
+                assert text_width("0.00", trace.textfont.size) <= plot_px / n, (screen, n, trace.textfont.size)
+
+
+def test_every_cell_number_contrasts_at_least_4_5_to_1_with_its_cell() -> None:
+    """Cell colours from Plotly's own colour-scale sampling, luminance from WCAG's definition: black or white,
+    whichever reads; Plotly's own choice left 59 cells of the app's figures below 4.5:1."""
+    values = torch.linspace(0, 1, 36).reshape(6, 6)  # every shade of the weights' scale
+    words = [f"w{i}" for i in range(6)]
+    figure = finish(heatmap(values, words, words, kind="weights"), DESKTOP)
+    scale = [[float(stop), colour] for stop, colour in figure.data[0].colorscale]
+    worst = 21.0
+    for trace in _numbers(figure):
+        text = _wcag(plotly.colors.hex_to_rgb(trace.textfont.color))
+        for value in np.asarray(trace.z, dtype=float).ravel():
+            if np.isnan(value):
+                continue
+            cell = plotly.colors.unlabel_rgb(plotly.colors.sample_colorscale(scale, [value])[0])
+            worst = min(worst, _ratio(text, _wcag(cell)))
+    assert worst >= 4.5
+    # and one text colour alone would not do: the scale runs from near white to dark blue
+    colours = {trace.textfont.color for trace in _numbers(figure)}
+    assert colours == {"#000000", "#ffffff"}
+
+
+def test_column_labels_turn_or_thin_so_that_none_overlap_on_a_phone() -> None:
+    figure = finish(heatmap(_attention(13), WORDS, WORDS, kind="weights"), PHONE)
+    axis = figure.layout.xaxis
+    shown = list(axis.ticktext if axis.ticktext is not None else WORDS)
+    plot_px = PHONE.figure_px() - 10 - 10
+    spacing = plot_px / 13 * (13 / len(shown))
+    if not axis.tickangle:
+        widths = [text_width(t, axis.tickfont.size) for t in shown]
+        assert all((a + b) / 2 <= spacing for a, b in itertools.pairwise(widths))
+    else:
+        assert spacing * np.sin(np.radians(-axis.tickangle)) >= axis.tickfont.size * 1.75
+    assert len(shown) < 13 or axis.tickangle  # at 358 px the 13 words do not fit level
+
+
+def test_a_desktop_keeps_every_word_level_where_they_fit() -> None:
+    words = ["the", "cat", "sat", "on", "the", "mat"]
+    figure = finish(heatmap(_attention(6), words, words, kind="weights"), DESKTOP)
+    assert not figure.layout.xaxis.tickangle and list(figure.layout.xaxis.ticktext) == words
+
+
+def test_grid_titles_fit_their_panels_on_a_phone() -> None:
+    """'Raw V·Vᵀ against the trained head': raw | this head | head − raw; on a phone the titles overlapped."""
+    panels = torch.stack([_attention(9), _attention(9, 1), _attention(9) - _attention(9, 1)])[None]
+    words = [f"word{i}" for i in range(9)]
+    for screen in (PHONE, PROJECTOR, DESKTOP):
+        grid = heatmap_grid(
+            panels,
+            words,
+            row_names=[""],
+            column_names=["raw", "this head", "head − raw"],
+            panel_height=380,
+            signed=frozenset({(0, 2)}),
+        )
+        figure = finish(grid, screen)
+        panel_px = (screen.figure_px() - 80) / 3
+        for annotation in figure.layout.annotations:
+            assert text_width(annotation.text, annotation.font.size) * 1.08 <= panel_px, (screen, annotation.text)
+
+
+def test_presentation_mode_writes_larger_type() -> None:
+    words = ["the", "cat", "sat", "on", "the", "mat"]
+    desktop = finish(heatmap(_attention(6), words, words, kind="weights"), DESKTOP)
+    projector = finish(heatmap(_attention(6), words, words, kind="weights"), PROJECTOR)
+    assert projector.layout.xaxis.tickfont.size >= 18 > desktop.layout.xaxis.tickfont.size
+    assert min(t.textfont.size for t in _numbers(projector)) >= 14
+    assert projector.layout.height > desktop.layout.height
+
+
+def test_finish_translates_and_outlines_through_the_apps_callables() -> None:
+    calls = []
+    words = ["a", "b"]
+
+    def translate(figure: object) -> object:
+        calls.append("translate")
+        return figure
+
+    def outline(figure: object) -> object:
+        calls.append("outline")
+        return figure
+
+    finish(heatmap(_attention(2), words, words), DESKTOP, translate=translate, outline=outline)
+    assert calls == ["translate", "outline"]
