@@ -1,8 +1,8 @@
 """WCAG 2.1 AA in Chromium (issue 25; docs/accessibility.md): axe-core's A and AA rules on every page, whole, in
 English and in Arabic (an Arabic browser and ?lang=ar); <html lang dir>; the captions' contrast from their computed
 styles (axe skips some Arabic-script nodes); a text alternative for every heatmap and CSV buttons with distinct
-names; a visible focus on every control and two Tab stops per chart; focus on the answer after Reveal and on the
-lesson's line after "Open this lesson"; /idea found.
+names; a visible focus on every control and two Tab stops per chart; focus on the answer after Reveal, on the
+lesson's line after "Open this lesson" and on the run's progress after Start; /idea found.
 
 Uses the server and browser of tests/test_browser.py (skipped, or failed under REQUIRE_BROWSER=1, without Chromium);
 the measuring is tools/accessibility_audit.py's, which prints the same numbers for every page.
@@ -10,13 +10,16 @@ the measuring is tools/accessibility_audit.py's, which prints the same numbers f
 
 from __future__ import annotations
 
+import contextlib
 import re
+import time
 from urllib.parse import urlencode
 
 import pytest
 
 from tests import test_browser
-from tests.test_browser import screenshot, wait_for_rerun
+from tests.test_browser import screenshot, start_pasted_run, wait_for_rerun
+from tests.test_live_training import LINES as ANIMAL_LINES
 from tools.accessibility_audit import (
     CAPTION_CONTRAST_JS,
     PAGES,
@@ -65,7 +68,11 @@ def test_every_page_of_the_menu_is_audited(server: str, browser: object) -> None
 def test_no_serious_axe_violation_on_the_whole_page(server: str, browser: object, path: str, language: str) -> None:
     """axe-core's WCAG 2.1 A/AA rules, the window as tall as the page (axe checks only what is in Streamlit's scroll
     area); the page's language and direction on <html>; every caption at 4.5:1 or more, computed here."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     context, page = _open(browser, server, path, language)
+    with contextlib.suppress(PlaywrightTimeout):  # the app's frame sets them as the page is drawn; today's did not
+        page.wait_for_function("() => document.documentElement.dir !== ''", timeout=15_000)
     assert page.evaluate("() => [document.documentElement.lang, document.documentElement.dir]") == (
         ["ar", "rtl"] if language == "ar" else ["en", "ltr"]
     )
@@ -147,4 +154,15 @@ def test_focus_moves_to_the_lessons_line_when_a_lesson_is_opened(server: str, br
         timeout=15_000,
     )
     assert "Look at:" in page.evaluate("() => document.activeElement.innerText")
+    context.close()
+
+
+def test_focus_moves_to_the_runs_progress_after_start_and_stays_there(server: str, browser: object) -> None:
+    context = browser.new_context(**context_options("en"))
+    page = context.new_page()
+    page.goto(f"{server}/train")
+    start_pasted_run(page, "\n".join(ANIMAL_LINES), 30)
+    page.wait_for_function("() => document.activeElement && document.activeElement.tagName === 'H3'", timeout=30_000)
+    time.sleep(3)  # the live view reruns every second: focus must not move again
+    assert page.evaluate("() => document.activeElement.innerText").startswith("Training: ")
     context.close()

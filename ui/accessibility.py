@@ -27,8 +27,11 @@ FOCUS_LIGHT, FOCUS_DARK = "#0b57d0", "#8ab4f8"  # 6.4:1 on white, 5.7:1 on the s
 CHOSEN_RED = "#b3303e"  # the segmented control's chosen option: 5.3:1 on its pale red (Streamlit's #c53948: 4.47)
 TABLE_CELLS = 2_500  # a bigger matrix is shown as a scrolling data frame rather than an HTML table
 
-# The focus ring: on the control itself, or on the label or box of a control whose input Streamlit hides (radios,
-# switches, checkboxes, selects, text boxes; a slider's thumb). Offset, so the ring lies on the page's background.
+# <html dir="rtl"> tells a screen reader and the browser the page's direction; the layout stays the one ui/style.py
+# sets (its right-to-left rules on the main area and the sidebar's content): with the whole document right to left,
+# Streamlit's sidebar, collapsed on a phone, lay over the page's left edge. Then the focus ring: on the control
+# itself, or on the label or box of a control whose input Streamlit hides (radios, switches, checkboxes, selects,
+# text boxes; a slider's thumb). Offset, so the ring lies on the page's background.
 _FOCUS_CSS = """
 <style>
 html { --a11y-focus: %(light)s; }
@@ -46,6 +49,7 @@ label:has(input[type="checkbox"]:focus-visible),
 [data-baseweb="select"] input:focus-visible, input[type="range"]:focus-visible { outline: none !important; }
 html[data-a11y-theme="light"] [data-testid="stButtonGroup"] button[aria-checked="true"] :is(p, span, div),
 html[data-a11y-theme="light"] [data-testid="stButtonGroup"] button[aria-checked="true"] { color: %(red)s !important; }
+html[dir="rtl"] body { direction: ltr; }
 .a11y-only {
   position: absolute !important; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden;
   clip: rect(0 0 0 0); white-space: nowrap; border: 0;
