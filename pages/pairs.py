@@ -3,8 +3,8 @@
 import streamlit as st
 
 from attention_core.models.interface import AttentionModel
-from ui.bidi import isolate_arabic
-from ui.i18n import _
+from ui.bidi import phrases_isolated
+from ui.i18n import _, right_to_left
 from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
 from ui.pairs_view import (
@@ -21,13 +21,14 @@ ensure_app_frame()
 
 st.title(_("Minimal pairs: change a word, watch the heads"))
 st.markdown(
-    isolate_arabic(
+    phrases_isolated(
         _(
             "Two sentences that differ in one or two words: *too tired* or *too wide*, السميع or سميع, عائشة or أنس. "
             "The same model reads both; every head's two attention maps are set side by side on the words the "
             "sentences share, and their difference B − A shows what the changed word changed elsewhere. Pick a "
             "built-in pair or type your own."
-        )
+        ),
+        right_to_left(),
     )
 )
 pair = pair_input("pairs")

@@ -101,6 +101,7 @@ _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’ʾ\-]*[A-Za-z]|[A-Za-z]")
 
 def english_left(text: str, typed: set[str]) -> list[str]:
     """The Latin words of `text` that are not names, symbols, formulas, parenthesised terms or typed words."""
+    text = text.replace("\u2060", "")  # the invisible word joiner that keeps a name whole at its hyphens (ui/bidi.py)
     for pattern in _REMOVED:
         text = pattern.sub(" ", text)
     words = _LATIN_WORD.findall(text)

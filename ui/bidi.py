@@ -15,7 +15,7 @@ import re
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-RLI, PDI = "\u2067", "\u2069"
+RLI, LRI, PDI = "\u2067", "\u2066", "\u2069"
 _ARABIC = "\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff"
 # A phrase: Arabic words and blanks, with the spaces and marks between them, starting and ending on a word or blank.
 _WORD = rf"(?:[{_ARABIC}]+|\[MASK\])"
@@ -31,6 +31,32 @@ def isolate(text: str) -> str:
 def isolate_arabic(text: str) -> str:
     """Every Arabic phrase of a mostly-English text as its own right-to-left unit; a bare [MASK] stays as it is."""
     return _PHRASE.sub(lambda m: isolate(m.group()), text)
+
+
+# The other way round: in an Arabic paragraph, a run of English words ("too tired", "all-MiniLM-L6-v2", "B − A") is
+# laid out left to right, and the neutral marks between two such runs («», :, /) join them into one: «it»: «too
+# tired» / «too wide» read "too wide" first. Each Latin phrase as its own left-to-right isolate (U+2066 LRI … PDI)
+# leaves the marks between them to the paragraph's direction. Inside a phrase a hyphen does not break the line
+# (U+2060 WORD JOINER after it): a name such as all-MiniLM-L6-v2 split at its end read "all-" at the left of one
+# line and the rest at the right of the next.
+_LATIN = rf"[^\W_{_ARABIC}]"  # a letter or digit of any script but Arabic
+# A word starts with a letter and may join digits with a hyphen or a dot (Apache-2.0, L6-v2); the words of a phrase
+# are joined by spaces or a sign between spaces ("B − A", "V·Vᵀ"). A number after a word ("Qurʾān 4 مرات") is left
+# to the Arabic text it counts for.
+_LATIN_TOKEN = rf"(?![\d_]){_LATIN}+(?:[-.'’]{_LATIN}+)*"
+_LATIN_PHRASE = re.compile(rf"{_LATIN_TOKEN}(?:(?: +| *[·−=+/&] *){_LATIN_TOKEN})*")
+WORD_JOINER = "\u2060"
+
+
+def isolate_latin(text: str) -> str:
+    """Every Latin phrase of a right-to-left (Arabic) text as its own left-to-right unit, unbroken at its hyphens."""
+    return _LATIN_PHRASE.sub(lambda m: f"{LRI}{m.group().replace('-', '-' + WORD_JOINER)}{PDI}", text)
+
+
+def phrases_isolated(text: str, rtl: bool) -> str:
+    """A text of both scripts for a paragraph of the interface: in a right-to-left interface its Latin phrases
+    isolated left to right, in a left-to-right one its Arabic phrases isolated right to left."""
+    return isolate_latin(text) if rtl else isolate_arabic(text)
 
 
 # Chips (st.pills) of an Arabic sentence's words run right to left, as the sentence box and the heatmaps do: the

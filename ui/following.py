@@ -13,7 +13,7 @@ Here the choice has two states, and the URL says which:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import streamlit as st
 
@@ -51,7 +51,14 @@ def follow_again(key: str) -> None:
 
 
 def following_selectbox(
-    label: str, options: Sequence[str], key: str, computed: str, *, placeholder: str, help: str
+    label: str,
+    options: Sequence[str],
+    key: str,
+    computed: str,
+    *,
+    placeholder: str,
+    help: str,
+    format_func: Callable[[str], str] = str,
 ) -> str:
     """A selectbox bound to the URL that shows `computed` until the user picks an option (follow_until_picked);
     returns the option to draw: the pick, or `computed` while it follows (the box cleared by its × included)."""
@@ -65,5 +72,6 @@ def following_selectbox(
         args=(key,),
         placeholder=placeholder,
         help=help,
+        format_func=format_func,
     )
     return chosen or computed  # cleared (×): this run still draws the option it follows again

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import gettext
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,11 +87,38 @@ def translated_figure(figure: go.Figure) -> go.Figure:
         _translate_title(holder)
     for annotation in layout.get("annotations") or []:
         _translate_key(annotation, "text")
+    _translate_head_names(layout, figure._data)
     for trace in figure._data:  # Plotly's own store of the traces
         _translate_key(trace, "name")
         _translate_key(trace, "hovertemplate")
         _translate_title(trace.get("colorbar"))
     return figure
+
+
+def _translate_head_names(layout: dict[str, Any], traces: list[dict[str, Any]]) -> None:
+    """Axes that name heads ("L1"…, "H1"…, "L2 H3"…) and panel titles that do, in this session's language. The axes'
+    values stay English (a lesson's mark and a click name a head by them); only the text drawn changes."""
+    for name, axis in list(layout.items()):
+        if not (isinstance(axis, dict) and re.fullmatch(r"[xy]axis\d*", name)):
+            continue
+        shown = axis.get("ticktext")
+        if shown is None:  # a category axis without tick text: the traces' own values are drawn
+            axis_id = name.replace("axis", "")  # "xaxis2" → "x2", as a trace names the axes it is drawn on
+            values = next((t.get(name[0]) for t in traces if t.get(f"{name[0]}axis", name[0]) == axis_id), None)
+            if not (isinstance(values, list | tuple) and values and all(isinstance(v, str) for v in values)):
+                continue
+            shown = list(dict.fromkeys(values))
+            if all(_HEAD_NAME.fullmatch(text) for text in shown):
+                axis["tickvals"] = shown
+        if (
+            isinstance(shown, list | tuple)
+            and shown
+            and all(isinstance(t, str) and _HEAD_NAME.fullmatch(t) for t in shown)
+        ):
+            axis["ticktext"] = [shown_head_name(text) for text in shown]
+    for annotation in layout.get("annotations") or []:
+        if isinstance(annotation, dict) and isinstance(annotation.get("text"), str):
+            annotation["text"] = shown_head_name(annotation["text"])
 
 
 def _translate_key(holder: object, key: str) -> None:
@@ -190,6 +218,40 @@ def _switched() -> None:
         del st.query_params[LANGUAGE_KEY]
     else:
         st.query_params[LANGUAGE_KEY] = chosen
+
+
+# A head's short name, as axes, pickers and captions write it, layer and head counted from 1: "L2 H1" in English,
+# each language with its own letters (Arabic: ط2 ر1, ط for طبقة, layer, and ر for رأس, head). Widgets keep the English
+# name as their value (links name it: ?fill_blank_knock_out=L1 H1) and show this one (format_func=shown_head_name).
+LAYER_SHORT, HEAD_SHORT, LAYER_HEAD_SHORT = N_("L{layer}"), N_("H{head}"), N_("L{layer} H{head}")
+_HEAD_NAME = re.compile(r"L(?P<layer>\d+)(?: H(?P<head>\d+))?|H(?P<alone>\d+)")
+
+
+def layer_name(layer: int) -> str:
+    """Layer `layer` (from 0) as a row of a map of heads names it: "L1", in Arabic "ط1"."""
+    return _(LAYER_SHORT).format(layer=layer + 1)
+
+
+def head_column_name(head: int) -> str:
+    """Head `head` (from 0) of a layer, as a column of a map of heads names it: "H1", in Arabic "ر1"."""
+    return _(HEAD_SHORT).format(head=head + 1)
+
+
+def head_name(layer: int, head: int) -> str:
+    """A head (layer and head from 0) by its short name in this session's language: "L2 H1", in Arabic "ط2 ر1"."""
+    return _(LAYER_HEAD_SHORT).format(layer=layer + 1, head=head + 1)
+
+
+def shown_head_name(name: str) -> str:
+    """A head's, layer's or head column's English short name ("L2 H1", "L2", "H1", as widgets and links hold them) in
+    this session's language; any other text as it is (a widget's format_func)."""
+    found = _HEAD_NAME.fullmatch(name)
+    if found is None:
+        return name
+    layer, head, alone = found.group("layer", "head", "alone")
+    if alone is not None:
+        return head_column_name(int(alone) - 1)
+    return layer_name(int(layer) - 1) if head is None else head_name(int(layer) - 1, int(head) - 1)
 
 
 def reading_order(columns: Iterable[str]) -> list[str]:

@@ -20,7 +20,7 @@ from attention_core.story.text import Token
 from ui.bidi import isolate
 from ui.following import following_selectbox
 from ui.head_roles_view import HOW_ROLES_ARE_SCORED
-from ui.i18n import N_, _, ngettext, translated_figure
+from ui.i18n import N_, _, ngettext, shown_head_name, translated_figure
 from ui.linked_options import translated_options
 from ui.links import link_to_this_view
 from ui.show import chart, guess_change_table, left_to_right, plain
@@ -102,6 +102,7 @@ def knock_out_controls(
         options,
         key=key,
         bind="query-params",
+        format_func=shown_head_name,  # the values stay English, as links name them
         placeholder=_("Pick heads, e.g. L1 H1"),
         help=_(KNOCK_OUT_HELP),
     )
@@ -138,7 +139,7 @@ def show_guess_change(
             ).format(
                 before=isolate(plain(top_before.word)),
                 p_before=top_before.before,
-                heads=_(", ").join(left_to_right(head_name(*h)) for h in knock_out),
+                heads=_(", ").join(shown_head_name(head_name(*h)) for h in knock_out),
                 after=isolate(plain(top_after.word)),
                 p_after=top_after.after,
             )
@@ -189,6 +190,7 @@ def show_attention_change(
         view_key,
         most,
         placeholder=_("The later head that moved most"),
+        format_func=shown_head_name,
         help=_(
             "Follows the later head whose attention moved most as you change the knock-out, until you pick a head; "
             "clear your pick (×) to follow it again."
@@ -255,17 +257,15 @@ def show_head_importance(
     ranked = importance.ranked()
     guess = importance.measure == "guess"
     top = _(", ").join(
-        left_to_right(
-            f"{head_name(layer, head)} ("
-            + (written_alone(score, sign=True) if guess else f"{written_alone(score, least=1)}°")
-            + ")"
-        )
+        shown_head_name(head_name(layer, head))
+        + " "
+        + left_to_right("(" + (written_alone(score, sign=True) if guess else f"{written_alone(score, least=1)}°") + ")")
         for layer, head, score in ranked[:3]
     )
     order = [(layer, head) for layer, head, _score in ranked]
     ranks = _("; ").join(
         _("{head} ranks {ordinal} of {n}").format(
-            head=left_to_right(head_name(*h)), ordinal=_ordinal(order.index(h) + 1), n=len(order)
+            head=shown_head_name(head_name(*h)), ordinal=_ordinal(order.index(h) + 1), n=len(order)
         )
         for h in knocked
     )

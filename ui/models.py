@@ -23,7 +23,8 @@ from attention_core.models.trained import TrainedModel, load_model
 from attention_core.story.text import CLS, SEP, Token, is_arabic_char
 from attention_core.training.corpora import CREDITS
 from attention_core.training.live import TrainingRun
-from ui.i18n import N_, _, keep_choice_across_languages, ngettext, option_labels
+from ui.bidi import isolate_latin
+from ui.i18n import N_, _, keep_choice_across_languages, ngettext, option_labels, right_to_left
 from ui.show import plain
 from ui.train_form import corpus_label, model_label
 
@@ -46,8 +47,10 @@ _LOADED = "models_loaded"  # the shared models this session has already waited f
 
 
 def model_credit() -> str:
-    """The sidebar's credit for the models and their texts, in this session's language."""
-    return _(MODEL_CREDIT).format(quran=_(CREDITS["quran"]), hadith=_(CREDITS["hadith"]), english=_(ENGLISH_CREDIT))
+    """The sidebar's credit for the models and their texts, in this session's language; in a right-to-left one each
+    name in Latin letters (all-MiniLM-L6-v2, PyPI) a left-to-right unit, never split at its hyphens (ui/bidi.py)."""
+    credit = _(MODEL_CREDIT).format(quran=_(CREDITS["quran"]), hadith=_(CREDITS["hadith"]), english=_(ENGLISH_CREDIT))
+    return isolate_latin(credit) if right_to_left() else credit
 
 
 # The models are loaded once per server; the spinner a first visitor sees speaks their language (a cache's own

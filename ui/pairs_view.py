@@ -15,9 +15,9 @@ from attention_core.figures.numbers import number_format, written, written_alone
 from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
 from attention_core.readings.minimal_pairs import PairDifference, compare, pair_guesses
 from attention_core.story.text import CLS, MASK, SEP, ReadSentence, Token, read_sentence
-from ui.bidi import isolate, isolate_arabic
+from ui.bidi import isolate, phrases_isolated
 from ui.following import follow_again, following_selectbox
-from ui.i18n import N_, _
+from ui.i18n import N_, _, right_to_left, shown_head_name
 from ui.knock_out_view import head_name, parse_head
 from ui.lesson_view import show_where_to_look, start_lesson
 from ui.models import AUTOMATIC
@@ -88,7 +88,7 @@ def pair_input(page: str) -> SentencePair | None:
         key=f"{page}_example",
         on_change=_use_pair,
         args=(page,),
-        format_func=lambda pair: isolate_arabic(_(pair)),
+        format_func=lambda pair: phrases_isolated(_(pair), right_to_left()),
     )
     box_a, box_b = st.columns(2)  # A first in the page's own direction
     box_a.text_input(_("Sentence A"), key=keys[0], max_chars=2000, bind="query-params")
@@ -216,7 +216,8 @@ def show_head_change(compared: ComparedPair, rtl: bool, key: str) -> None:
     n_heads = change.shape[1]
     ranked = sorted(range(change.numel()), key=lambda i: -float(change.flatten()[i]))[:3]
     top = ", ".join(
-        f"{head_name(i // n_heads, i % n_heads)} ({written_alone(float(change.flatten()[i]))})" for i in ranked
+        f"{shown_head_name(head_name(i // n_heads, i % n_heads))} ({written_alone(float(change.flatten()[i]))})"
+        for i in ranked
     )
     chart(head_values(change, scale_title=_("largest |B − A|"), signed=False, rtl=rtl, largest=1.0), key)
     note = left_out_note(compared)
@@ -249,6 +250,7 @@ def show_picked_head(compared: ComparedPair, model: AttentionModel, rtl: bool, p
         key,
         most,
         placeholder=_("The head that changed most"),
+        format_func=shown_head_name,  # the values stay English, as links name them (?pairs_head=L4 H2)
         help=_(
             "Follows the head that changed most as you change the sentences, until you pick a head; clear your "
             "pick (×) to follow it again."
@@ -278,7 +280,7 @@ def show_picked_head(compared: ComparedPair, model: AttentionModel, rtl: bool, p
             "B − A, blue is where B's word looks more, red less. Its largest change on a shared word's row: row "
             "{row}, column {column}: {was} in A → {now} in B."
         ).format(
-            head=picked,
+            head=shown_head_name(picked),
             row=isolate(plain(labels[row])),
             column=isolate(plain(labels[column])),
             was=written(was, spec),

@@ -28,6 +28,12 @@ input[type="text"], textarea, [data-testid="stText"], [data-testid="stTable"] td
 [data-testid="stButtonGroup"] button * { white-space: normal !important; text-overflow: clip !important; }
 @media (max-width: 640px) { .modebar-container { display: none !important; } }
 [data-testid="stCaptionContainer"] { color: inherit !important; opacity: 0.82; }
+:is([data-testid="stCheckbox"], button) :is(.stMarkdownEllipsis, .stMarkdownEllipsis p) {
+  white-space: normal !important; text-overflow: clip !important;
+}
+[data-testid="stRadioOption"] > div { align-items: flex-start; }
+[data-testid="stRadioOption"] > div > div:first-child { margin-top: calc((1.6 * var(--radio-text, 1rem) - 1rem) / 2); }
+[data-testid="stSidebar"] [data-testid="stRadioOption"] { --radio-text: 0.875rem; }
 </style>
 """
 # (The next rules move "Press Enter to apply · 31/6000" just below the sentence box: inside it, it covered the end
@@ -36,15 +42,22 @@ input[type="text"], textarea, [data-testid="stText"], [data-testid="stTable"] td
 # two rules let a long example chip wrap instead of ending in "…". On a phone, Plotly's toolbar goes: it sat over the
 # figures' titles, and a phone zooms with two fingers. Captions take the text's own colour, a little faded:
 # Streamlit's grey (#828180 on white, contrast 3.88) is below the 4.5 that axe-core asks of small text, and the
-# captions here carry the numbers a student reads.)
+# captions here carry the numbers a student reads. A switch's or a button's label wraps instead of ending in "…":
+# presentation mode's larger type cut «ابدأ تدريبًا ج…» (Start a new run) and «softmax على كل …» (Softmax each row) in
+# their columns at 1280 × 720. A radio button sits on the first line of its label, not between the lines of a label
+# that wraps (Streamlit centres it): its top margin centres the 1rem ring on a first line of 1.6 × the label's size
+# (--radio-text: 1rem in the page, 0.875rem in the sidebar, 1.15rem in presentation mode).)
 
 # In a right-to-left browser (an Arabic locale) Streamlit's slider (react-aria) mirrors its thumb and its pointer:
 # the smallest value sits on the right. Its two end labels are not mirrored, so clicking next to "10" set 1. The
-# end labels are turned round to match, and the slider reads right to left as an Arabic reader expects.
+# end labels are turned round to match, and the slider reads right to left as an Arabic reader expects. Its coloured
+# fill (a gradient from the left edge to the value's share of the track) is turned round too: it ran from the left
+# and stopped short of the mirrored thumb.
 RTL_LANGUAGES = frozenset({"ar", "arc", "ckb", "dv", "fa", "he", "ku", "ps", "sd", "ug", "ur", "yi"})  # react-aria's
 _RTL_BROWSER_CSS = """
 <style>
 [data-testid="stSliderTickBar"] { flex-direction: row-reverse; }
+[data-testid="stSlider"] [role="group"] > [data-orientation="horizontal"] > div:first-child { transform: scaleX(-1); }
 </style>
 """
 # An Arabic interface reads right to left, the whole page: text, lists, the columns of controls (flex rows follow the
@@ -55,7 +68,11 @@ _RTL_BROWSER_CSS = """
 # locale, and the rule above turns its end labels to match): the page's direction would turn the labels once more,
 # and clicking next to "10" set 1. A toggle's track stays left to right: its knob moves by a fixed offset to the
 # right, and in a right-to-left track it started on the right and left the track when switched on (presentation
-# mode's switch looked empty).
+# mode's switch looked empty). A progress bar fills from the right (Streamlit slides its bar in from the left,
+# whatever the direction). Plain text (a lesson card's sentence) lines up on the right like the rest of the page:
+# an English sentence there took the left (its own direction, unicode-bidi: plaintext) in a card read from the right.
+# Plotly's hidden node that measures text (#js-plotly-tester) stays left to right too: measured right to left, an
+# Arabic tick label (ط1) got too narrow a margin and was cut at the chart's edge.
 _RTL_INTERFACE_CSS = """
 <style>
 [data-testid="stMain"], [data-testid="stSidebarContent"] { direction: rtl; }
@@ -65,11 +82,14 @@ button, [data-baseweb="select"], [data-testid="stAlertContainer"] {
 }
 [data-testid="stMain"] :is(p, li, h1, h2, h3, h4, label, [data-testid="stCaptionContainer"]),
 [data-testid="stSidebarContent"] :is(p, li, label) { text-align: start; }
-.katex-display, .katex, [data-testid="stPlotlyChart"], .js-plotly-plot { direction: ltr; }
+.katex-display, .katex, [data-testid="stPlotlyChart"], .js-plotly-plot, #js-plotly-tester { direction: ltr; }
 [data-testid="stSlider"] [role="group"] { direction: ltr; }
 [data-testid="stCheckbox"] label > div:not([data-testid]) { direction: ltr; }
+[data-testid="stProgressBarTrack"] { transform: scaleX(-1); }
+[data-testid="stMain"] [data-testid="stText"] { text-align: right; }
 </style>
 """
+# Presentation mode: larger type everywhere, the sentence a student types too (it stayed at 19 px under 25-px text).
 _PRESENTATION_CSS = """
 <style>
 html { font-size: 22px; }
@@ -78,6 +98,8 @@ h1 { font-size: 2.6rem !important; }
 [data-testid="stSidebarNavLink"] { height: auto !important; }
 [data-testid="stSidebarNavLink"] [data-testid="stMarkdownContainer"],
 [data-testid="stSidebarNavLink"] p { white-space: normal !important; text-overflow: clip !important; line-height: 1.3; }
+[data-testid="stTextInput"] input, [data-testid="stTextArea"] textarea { font-size: 1.15rem !important; }
+[data-testid="stRadioOption"], [data-testid="stSidebar"] [data-testid="stRadioOption"] { --radio-text: 1.15rem; }
 </style>
 """
 

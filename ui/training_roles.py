@@ -13,8 +13,8 @@ from attention_core.models.head_roles import POSITIONAL_ROLES, HeadRoles, head_r
 from attention_core.training.emergence import role_changes
 from attention_core.training.live import Progress, Snapshot
 from ui.head_roles_view import HOW_ROLES_ARE_SCORED
-from ui.i18n import _, ngettext
-from ui.show import chart, left_to_right
+from ui.i18n import _, ngettext, shown_head_name
+from ui.show import chart
 
 _CACHE = "train_roles_cache"  # (snapshots, their roles): a slider move recomputes only the snapshots that are new
 
@@ -51,7 +51,7 @@ def changes_line(steps: Sequence[int], roles: Sequence[HeadRoles]) -> str:
         )
     each = _("; ").join(
         _("{head} {before} → {after} from step {step:,}").format(
-            head=left_to_right(change.name), before=_(change.before), after=_(change.after), step=change.step
+            head=shown_head_name(change.name), before=_(change.before), after=_(change.after), step=change.step
         )
         for change in changes
     )
