@@ -4,12 +4,12 @@
     .venv/bin/python bench/phone_speed.py --out docs/runs/phone_speed_after.txt
 
 A real server (`streamlit run app.py` from the folder this script sits in: a git worktree of an older commit
-measures that commit) and Chromium: a phone (390 × 844, device scale 3, mobile, touch) whose page runs under the
-DevTools protocol's Emulation.setCPUThrottlingRate (rate 4), and a laptop (1400 × 900, no throttling). Each run is a
-fresh browser context (a new session, nothing cached), on the quiz links of Similarity, Trainable attention and
-Multi-head (ui/examples.py builds the lessons' quiz links; Trainable has no lesson, so its link is written here as
-the page's "Link to this quiz" writes it). Measured, by the page's own clock (performance.now(), from the start of
-navigation):
+measures that commit) and Chromium: a phone (390 × 844, device scale 3, mobile, touch, a phone's User-Agent) whose
+page runs under the DevTools protocol's Emulation.setCPUThrottlingRate (rate 4), and a laptop (1400 × 900, no
+throttling). Each run is a fresh browser context (a new session, nothing cached), on the quiz links of Similarity,
+Trainable attention and Multi-head (ui/examples.py builds the lessons' quiz links; Trainable has no lesson, so its
+link is written here as the page's "Link to this quiz" writes it). Measured, by the page's own clock
+(performance.now(), from the start of navigation):
 - question: from opening the quiz link to its choice box ("The word it attends to most") drawn, and where that
   box's bottom edge is (y, CSS px from the top of the page; the phone's first screen is 844 px tall);
 - Reveal: from the click on Reveal (after a guess) to the revealed heatmap drawn (its SVG heatmap layer);
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import socket
 import statistics
@@ -39,10 +40,19 @@ sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))
 
 from app_server import FLAGS, start_server, stop_server, wait_until_healthy  # noqa: E402 — bench/ is on the path
+from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 
 from ui.examples import LESSONS  # noqa: E402
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3, "is_mobile": True, "has_touch": True}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 3,
+    "is_mobile": True,
+    "has_touch": True,
+    # A phone's browser says so (Chrome on Android); Playwright's mobile emulation alone keeps a desktop one.
+    "user_agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/131.0.0.0 Mobile Safari/537.36",
+}
 LAPTOP = {"viewport": {"width": 1400, "height": 900}}
 TARGETS = {"phone first heatmap": 5.0, "phone Reveal": 2.0, "laptop first heatmap": 3.0}
 PICK_BOX = "The word it attends to most"
@@ -188,16 +198,25 @@ def measure(browser: object, base: str, runs: int, say: Callable[[str], None]) -
             f"({time.perf_counter() - started:.0f} s in all)"
         )
         phone, laptop = Times(), Times()
+        failed: list[str] = []
         for _ in range(runs):
-            quiz_run(browser, base, link, PHONE, 4, phone)
-            lesson_run(browser, base, link, PHONE, 4, phone)
-            lesson_run(browser, base, link, LAPTOP, 1, laptop)
+            for run, profile, throttle, times in (
+                (quiz_run, PHONE, 4, phone),
+                (lesson_run, PHONE, 4, phone),
+                (lesson_run, LAPTOP, 1, laptop),
+            ):
+                try:
+                    run(browser, base, link, profile, throttle, times)
+                except PlaywrightError as error:  # counted and said, never dropped silently
+                    failed.append(f"{run.__name__} {'phone' if throttle > 1 else 'laptop'}: {str(error)[:80]}")
         say(f"  phone, CPU ×4   question       {_summary(phone.question)}")
         say(f"  phone, CPU ×4   question box's bottom edge at {_summary(phone.question_bottom, 'px')}")
         say(f"  phone, CPU ×4   Reveal         {_summary(phone.reveal)}")
         say(f"  phone, CPU ×4   first heatmap  {_summary(phone.first_heatmap)}")
         say(f"  laptop          first heatmap  {_summary(laptop.first_heatmap)}")
         say(f"  ({_load()})")
+        for failure in failed:
+            say(f"  failed (not in the times above): {failure}")
         everything["phone first heatmap"] += phone.first_heatmap
         everything["phone Reveal"] += phone.reveal
         everything["laptop first heatmap"] += laptop.first_heatmap
@@ -209,7 +228,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="measured runs of each link and profile")
     parser.add_argument("--port", type=int, default=0, help="the server's port (default: a free one)")
     parser.add_argument("--out", type=Path, help="also write the report to this file")
+    parser.add_argument(
+        "--table", nargs=2, type=Path, metavar=("BEFORE", "AFTER"), help="print two reports side by side (Markdown)"
+    )
     args = parser.parse_args()
+    if args.table:
+        print(side_by_side(*args.table))
+        return
     from playwright.sync_api import sync_playwright
 
     lines: list[str] = []
@@ -247,6 +272,31 @@ def main() -> None:
     say(f"end: {_load()}")
     if args.out:
         args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+_ROW = re.compile(r"^  (phone, CPU ×4|laptop)\s+(question box's bottom edge at|question|Reveal|first heatmap)\s+(.+)$")
+
+
+def side_by_side(before: Path, after: Path) -> str:
+    """The two reports' rows as one Markdown table, read from the files as written (no number typed by hand)."""
+    rows: dict[tuple[str, str], list[str]] = {}
+    for column, path in enumerate((before, after)):
+        link = ""
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("  ") and "target ≤" in line:
+                name = line.split("  ")[1].strip()
+                rows.setdefault(("all three links", name), ["–", "–"])[column] = " ".join(
+                    line.split(name, 1)[1].split()
+                )
+            elif match := _ROW.match(line):
+                device, what, value = match.groups()
+                device = "phone" if device.startswith("phone") else "laptop"
+                rows.setdefault((link, f"{device}: {what.removesuffix(' at')}"), ["–", "–"])[column] = value
+            elif line and not line.startswith((" ", "phone", "start", "end", "All three")) and ":" in line:
+                link = line
+    table = ["| link | measure | before | after |", "|---|---|---|---|"]
+    table += [f"| {link} | {what} | {b} | {a} |" for (link, what), (b, a) in rows.items()]
+    return "\n".join(table)
 
 
 def _free_port() -> int:

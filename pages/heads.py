@@ -8,7 +8,7 @@ from attention_core.models.head_view import compare_with_raw, explain_cell, head
 from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
 from attention_core.story.text import MASK, Token
 from ui.controls import sentence_input
-from ui.guess_view import guess_first, guess_then_reveal
+from ui.guess_view import guess_first, guess_then_reveal, quiz_asked, quiz_first
 from ui.head_roles_view import show_head_roles
 from ui.i18n import N_, _
 from ui.knock_out_view import (
@@ -21,43 +21,49 @@ from ui.knock_out_view import (
 from ui.linked_options import translated_options
 from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
+from ui.progressive import preload_charts, rest_after_first_heatmap
 from ui.query_key_view import head_picker, show_head_query_key_map
 from ui.rollout_view import show_word_flow
 from ui.show import chart, flag_model_cut, flag_unknown_words, head_grid, plain, show_step
 from ui.tokens import TokenDisplay, drawn_attention, say_how_tokens_are_drawn, token_display
 
 ensure_app_frame()
+preload_charts("heads", later=quiz_asked("heads"))  # a phone loads the chart code early
 
 st.title(_("Multi-head attention: what the trained heads learned"))
-st.markdown(
-    _(
-        "A trained model has layers of heads (English MiniLM: 6 layers of 12, pretrained; the shipped Arabic model: "
-        "3 layers of 4). Each head learned its own W1, W2, W3 (others say Q, K, V) and so its own rule of who looks "
-        "at whom. Switch a head's W's back to the identity to see how much of its pattern is learned, and compare "
-        "with the raw V·Vᵀ of the same words."
+question, about = quiz_first("heads")  # a quiz link asks its question first
+with about:
+    st.markdown(
+        _(
+            "A trained model has layers of heads (English MiniLM: 6 layers of 12, pretrained; the shipped Arabic "
+            "model: 3 layers of 4). Each head learned its own W1, W2, W3 (others say Q, K, V) and so its own rule of "
+            "who looks at whom. Switch a head's W's back to the identity to see how much of its pattern is learned, "
+            "and compare with the raw V·Vᵀ of the same words."
+        )
     )
-)
-sentence = sentence_input("heads")
-if sentence is None:
-    st.stop()
-model = chosen_model("heads", sentence.rtl, sentence.tokens)
-display = token_display("heads", model)
-tokens = list(sentence.tokens)
-analysis = model.analyze(tokens)
-flag_model_cut(len(tokens), model.words_read(tokens))
-flag_unknown_words(*analysis.pieces.typed_words())
-n_layers, n_heads = analysis.weights.shape[:2]
-rtl = sentence.rtl
+    sentence = sentence_input("heads")
+    if sentence is None:
+        st.stop()
+    model = chosen_model("heads", sentence.rtl, sentence.tokens)
+    display = token_display("heads", model)
+    tokens = list(sentence.tokens)
+    analysis = model.analyze(tokens)
+    flag_model_cut(len(tokens), model.words_read(tokens))
+    flag_unknown_words(*analysis.pieces.typed_words())
+    n_layers, n_heads = analysis.weights.shape[:2]
+    rtl = sentence.rtl
 
-
-grid_weights, labels = drawn_attention(analysis.weights, analysis, display)
-if not labels:
-    st.info(_("Nothing left to draw: the model read no word of this text besides [CLS] and [SEP]."))
-    st.stop()
-say_how_tokens_are_drawn(analysis, display)
-if guess_first("heads"):
+    grid_weights, labels = drawn_attention(analysis.weights, analysis, display)
+    if not labels:
+        st.info(_("Nothing left to draw: the model read no word of this text besides [CLS] and [SEP]."))
+        st.stop()
+    say_how_tokens_are_drawn(analysis, display)
+    quiz = guess_first("heads")
+if quiz:
     names = [head_name(layer, head) for layer in range(n_layers) for head in range(n_heads)]
-    if not guess_then_reveal("heads", grid_weights.flatten(0, 1), names, labels, rtl):
+    with question:
+        revealed = guess_then_reveal("heads", grid_weights.flatten(0, 1), names, labels, rtl)
+    if not revealed:
         st.stop()
 st.subheader(_("Every layer and head"))
 st.latex(
@@ -71,6 +77,7 @@ st.caption(
     ).format(layers=n_layers, heads=n_heads, n=len(labels))
 )
 head_grid(grid_weights, labels, rtl, "heads_grid")
+rest_after_first_heatmap("heads")  # a phone paints this grid before drawing the rest
 
 # The three views, in English as links, lessons and benchmarks name them (?heads_view=Knock heads out), shown
 # translated.

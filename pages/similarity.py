@@ -6,43 +6,48 @@ from attention_core.figures.heatmaps import dimension_labels, heatmap, product_s
 from attention_core.story.attention import attend, causal_mask, similarity, unit_vectors
 from ui.causal import CAUSAL_HELP, CAUSAL_NOTE
 from ui.controls import embed, embedding_controls, sentence_input
-from ui.guess_view import guess_first, guess_then_reveal
+from ui.guess_view import guess_first, guess_then_reveal, quiz_asked, quiz_first
 from ui.i18n import N_, _
 from ui.linked_options import translated_options
 from ui.navigation import ensure_app_frame
+from ui.progressive import preload_charts, rest_after_first_heatmap
 from ui.show import flag_unknown_words, show_step
 
 ensure_app_frame()
+preload_charts("similarity", later=quiz_asked("similarity"))  # a phone loads the chart code early
 
 st.title(_("Similarity: how the words of a sentence resemble each other"))
-st.markdown(
-    _(
-        "A sentence of *n* words is a matrix **V** (*n × d*): one vector per word, its embedding plus its position. "
-        "The words relate through their similarities, the *n × n* matrix **V·Vᵀ**. Multiply that back into **V** "
-        "and each word becomes a mix of the words it resembles. That mix *is* attention — before anything is trained."
-    )
-)
-
-sentence = sentence_input("similarity")
-choice = embedding_controls("similarity", sentence)
-left, middle, right = st.columns(3)
 METRICS = [N_("dot"), N_("cosine")]  # in English as links and lessons name them (?similarity_metric=cosine)
-metric = left.radio(
-    _("Similarity"),
-    METRICS,
-    format_func=translated_options("similarity_metric", METRICS),
-    key="similarity_metric",
-    bind="query-params",
-    horizontal=True,
-    help=_("cosine = dot product of the vectors scaled to length 1"),
-)
-scale = middle.toggle(_("Scale by 1/√d"), value=False, key="similarity_scale", bind="query-params")
-softmax = right.toggle(_("Softmax each row"), value=False, key="similarity_softmax", bind="query-params")
-# Full width: in a third of the page, presentation mode's larger type cut the label.
-causal = st.toggle(
-    _("Only the words before"), value=False, key="similarity_causal", bind="query-params", help=_(CAUSAL_HELP)
-)
-quiz = guess_first("similarity")
+question, about = quiz_first("similarity")  # a quiz link asks its question first
+with about:
+    st.markdown(
+        _(
+            "A sentence of *n* words is a matrix **V** (*n × d*): one vector per word, its embedding plus its "
+            "position. The words relate through their similarities, the *n × n* matrix **V·Vᵀ**. Multiply that back "
+            "into **V** and each word becomes a mix of the words it resembles. That mix *is* attention — before "
+            "anything is trained."
+        )
+    )
+
+    sentence = sentence_input("similarity")
+    choice = embedding_controls("similarity", sentence)
+    left, middle, right = st.columns(3)
+    metric = left.radio(
+        _("Similarity"),
+        METRICS,
+        format_func=translated_options("similarity_metric", METRICS),
+        key="similarity_metric",
+        bind="query-params",
+        horizontal=True,
+        help=_("cosine = dot product of the vectors scaled to length 1"),
+    )
+    scale = middle.toggle(_("Scale by 1/√d"), value=False, key="similarity_scale", bind="query-params")
+    softmax = right.toggle(_("Softmax each row"), value=False, key="similarity_softmax", bind="query-params")
+    # Full width: in a third of the page, presentation mode's larger type cut the label.
+    causal = st.toggle(
+        _("Only the words before"), value=False, key="similarity_causal", bind="query-params", help=_(CAUSAL_HELP)
+    )
+    quiz = guess_first("similarity")
 if sentence is None:
     st.stop()
 
@@ -58,8 +63,13 @@ hat = r"\hat V" if cosine else "V"
 S = similarity(embedded.V, "cosine" if metric == "cosine" else "dot")
 attention = attend(V, scale=scale, softmax=softmax, mask=causal_mask(n) if causal else None)
 kind = weights_kind(softmax=softmax, cosine=cosine, scaled=scale)
-if quiz and not guess_then_reveal("similarity", attention.weights[None], ["A"], labels, rtl, kind=kind, shares=softmax):
-    st.stop()
+if quiz:
+    with question:
+        revealed = guess_then_reveal(
+            "similarity", attention.weights[None], ["A"], labels, rtl, kind=kind, shares=softmax
+        )
+    if not revealed:
+        st.stop()
 
 show_step(
     heading=_("1 · The sentence as a matrix"),
@@ -72,6 +82,7 @@ show_step(
     figure=heatmap(V, labels, dimension_labels(d), kind="signed", rtl=rtl, columns="dimensions"),
     key="similarity_V",
 )
+rest_after_first_heatmap("similarity")  # a phone paints this heatmap before drawing the rest
 
 show_step(
     heading=_("2 · Similarities between words"),

@@ -21,26 +21,18 @@ from attention_core.story.trainable import (
 )
 from ui.causal import CAUSAL_HELP, CAUSAL_NOTE
 from ui.controls import embed, embedding_controls, sentence_input
-from ui.guess_view import guess_first, guess_then_reveal
+from ui.guess_view import guess_first, guess_then_reveal, quiz_asked, quiz_first
 from ui.i18n import N_, _, in_language, ngettext, say
 from ui.navigation import ensure_app_frame
+from ui.progressive import preload_charts, rest_after_first_heatmap
 from ui.query_key_view import show_query_key_map
 from ui.show import chart, flag_unknown_words, show_step
 
 ensure_app_frame()
+preload_charts("trainable", later=quiz_asked("trainable"))  # a phone loads the chart code early
 
 st.title(_("Trainable attention: three weight matrices W1, W2, W3"))
-st.markdown(
-    _(
-        "Embeddings are not perfect, so attention learns its own views of the sentence: **V1 = V·W1** (what a word "
-        "looks for), **V2 = V·W2** (what it offers), **V3 = V·W3** (what it passes on). Others call them Q, K and V. "
-        "Here the W's are random, as before training; switch one off to use the identity in its place."
-    )
-)
 HEAD = N_("head {head}")  # a head's name in the grid and the quiz (?trainable_quiz_head=head 2)
-
-sentence = sentence_input("trainable")
-choice = embedding_controls("trainable", sentence)
 
 
 def _draw_new_weights() -> None:
@@ -52,49 +44,65 @@ def _switch(where: DeltaGenerator, label: str, key: str, help: str) -> bool:
     return where.toggle(label, value=True, key=key, bind="query-params", help=help)
 
 
-# Three controls a row: at 1400 px in presentation mode, four to a row cut their labels.
-w1_col, w2_col, w3_col = st.columns(3)
-use_W1 = _switch(w1_col, _("W1 (query)"), "trainable_W1", _("off = identity: V1 = V"))
-use_W2 = _switch(w2_col, _("W2 (key)"), "trainable_W2", _("off = identity: V2 = V"))
-use_W3 = _switch(w3_col, _("W3 (value)"), "trainable_W3", _("off = identity: V3 = V"))
-norm_col, scale_col, softmax_col = st.columns(3)
-normalise = _switch(
-    norm_col,
-    _("Normalise V"),
-    "trainable_normalise",
-    _("As a layer reads it: each word's vector gets mean 0 and length √d."),
-)
-scale = _switch(
-    scale_col, _("Scale by 1/√d"), "trainable_scale", _("Each head divides by the root of its own width: √(d / heads).")
-)
-softmax = _switch(
-    softmax_col, _("Softmax"), "trainable_softmax", _("Softmax each row: its weights become shares that sum to 1.")
-)
-temperature_col, heads_col, seed_col = st.columns(3)
-temperature = temperature_col.slider(
-    _("Temperature"),
-    0.1,
-    5.0,
-    1.0,
-    0.1,
-    key="trainable_temperature",
-    bind="query-params",
-    help=_("Scores are divided by it: low = sharp, high = even."),
-)
-seed = seed_col.number_input(
-    _("Seed of the W's"),
-    0,
-    9999,  # no default value: it would fight the button's callback, which sets the seed (0 is the minimum)
-    key="trainable_weight_seed",
-    bind="query-params",
-    help=_("The random W1, W2, W3 are drawn from it; it is in the link you share."),
-)
-seed_col.button(_("New W's"), key="trainable_redraw", on_click=_draw_new_weights, help=_("Re-draw the weights"))
-# Full width: in a third of the page, presentation mode's larger type cut the label.
-causal = st.toggle(
-    _("Only the words before"), value=False, key="trainable_causal", bind="query-params", help=_(CAUSAL_HELP)
-)
-quiz = guess_first("trainable")
+question, about = quiz_first("trainable")  # a quiz link asks its question first
+with about:
+    st.markdown(
+        _(
+            "Embeddings are not perfect, so attention learns its own views of the sentence: **V1 = V·W1** (what a "
+            "word looks for), **V2 = V·W2** (what it offers), **V3 = V·W3** (what it passes on). Others call them Q, "
+            "K and V. Here the W's are random, as before training; switch one off to use the identity in its place."
+        )
+    )
+
+    sentence = sentence_input("trainable")
+    choice = embedding_controls("trainable", sentence)
+
+    # Three controls a row: at 1400 px in presentation mode, four to a row cut their labels.
+    w1_col, w2_col, w3_col = st.columns(3)
+    use_W1 = _switch(w1_col, _("W1 (query)"), "trainable_W1", _("off = identity: V1 = V"))
+    use_W2 = _switch(w2_col, _("W2 (key)"), "trainable_W2", _("off = identity: V2 = V"))
+    use_W3 = _switch(w3_col, _("W3 (value)"), "trainable_W3", _("off = identity: V3 = V"))
+    norm_col, scale_col, softmax_col = st.columns(3)
+    normalise = _switch(
+        norm_col,
+        _("Normalise V"),
+        "trainable_normalise",
+        _("As a layer reads it: each word's vector gets mean 0 and length √d."),
+    )
+    scale = _switch(
+        scale_col,
+        _("Scale by 1/√d"),
+        "trainable_scale",
+        _("Each head divides by the root of its own width: √(d / heads)."),
+    )
+    softmax = _switch(
+        softmax_col, _("Softmax"), "trainable_softmax", _("Softmax each row: its weights become shares that sum to 1.")
+    )
+    temperature_col, heads_col, seed_col = st.columns(3)
+    temperature = temperature_col.slider(
+        _("Temperature"),
+        0.1,
+        5.0,
+        1.0,
+        0.1,
+        key="trainable_temperature",
+        bind="query-params",
+        help=_("Scores are divided by it: low = sharp, high = even."),
+    )
+    seed = seed_col.number_input(
+        _("Seed of the W's"),
+        0,
+        9999,  # no default value: it would fight the button's callback, which sets the seed (0 is the minimum)
+        key="trainable_weight_seed",
+        bind="query-params",
+        help=_("The random W1, W2, W3 are drawn from it; it is in the link you share."),
+    )
+    seed_col.button(_("New W's"), key="trainable_redraw", on_click=_draw_new_weights, help=_("Re-draw the weights"))
+    # Full width: in a third of the page, presentation mode's larger type cut the label.
+    causal = st.toggle(
+        _("Only the words before"), value=False, key="trainable_causal", bind="query-params", help=_(CAUSAL_HELP)
+    )
+    quiz = guess_first("trainable")
 if sentence is None:
     st.stop()
 
@@ -126,7 +134,11 @@ def head_names(lang: str) -> list[str]:
 names = [_(HEAD).format(head=h + 1) for h in range(n_heads)]
 if quiz:
     maps = torch.stack([h.weights for h in heads])
-    if not guess_then_reveal("trainable", maps, names, labels, rtl, kind=kind, shares=softmax, names_in=head_names):
+    with question:
+        revealed = guess_then_reveal(
+            "trainable", maps, names, labels, rtl, kind=kind, shares=softmax, names_in=head_names
+        )
+    if not revealed:
         st.stop()
 
 if n_heads > 1:
@@ -164,6 +176,7 @@ show_step(
     figure=heatmap(record.scores, labels, labels, kind="signed", rtl=rtl),
     key="trainable_scores",
 )
+rest_after_first_heatmap("trainable")  # a phone paints this heatmap before drawing the rest
 weights_text = (
     _("Softmax turns each row into shares that sum to 1.")
     if softmax

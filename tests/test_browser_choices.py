@@ -51,6 +51,7 @@ def test_a_students_own_sentence_after_a_guess_keeps_the_quiz_whole(server: str,
     page.get_by_text("The heatmaps below stay hidden until you reveal.").wait_for(timeout=90_000)
     _pick(page, "The word it attends to most", "animal")
     wait_for_rerun(page)
+    page.get_by_text("About this page: its sentence and settings").click()  # a quiz folds the sentence box away
     box = page.get_by_label("Your sentence (any language; Arabic reads right to left)")
     box.fill(SISTER)
     box.press("Enter")

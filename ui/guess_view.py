@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import streamlit as st
 import torch
+from streamlit.delta_generator import DeltaGenerator
 
 from attention_core.figures.guess import guess_bars
 from attention_core.figures.heatmaps import MatrixKind, heatmap
@@ -24,6 +25,7 @@ from ui.i18n import N_, _
 from ui.lesson_view import show_lesson_line
 from ui.linked_options import follow_link, translated_options
 from ui.links import link_to_this_view
+from ui.progressive import first_heatmap_drawn, when_drawn
 from ui.show import chart, plain
 from ui.tokens import place_names
 
@@ -31,6 +33,7 @@ from ui.tokens import place_names
 PICK, SHARE = N_("pick the word it attends to most"), N_("share its attention out")
 MAX_SHARE_WORDS = 16  # one slider per word: more would be a wall of sliders
 SPECIAL = ("[CLS]", "[SEP]")
+SHOWN_CHARACTERS = 300  # of the sentence shown with the question: a pasted paragraph would bury it
 
 
 def quiz_asked(page: str) -> bool:
@@ -38,6 +41,17 @@ def quiz_asked(page: str) -> bool:
     first run from the URL): the lesson line above it must not give the answer away."""
     key = f"{page}_quiz"
     return bool(st.session_state[key]) if key in st.session_state else st.query_params.get(key) == "true"
+
+
+def quiz_first(page: str) -> tuple[DeltaGenerator, DeltaGenerator]:
+    """The page's two places under its title: the question's, then its introduction, sentence and settings. With
+    the quiz on, the question comes first and the rest is folded into an expander below it: on a phone a quiz
+    link's question sat four screens down. Without it, two plain places in the page's usual order (the first
+    stays empty)."""
+    question = st.container()
+    if quiz_asked(page):
+        return question, st.expander(_("About this page: its sentence and settings"), icon=":material/tune:")
+    return question, st.container()
 
 
 def guess_first(page: str) -> bool:
@@ -70,11 +84,14 @@ def guess_then_reveal(
     names in a language, when they are words (a link made in another language names the head so). Returns whether
     this question is revealed: the page draws the rest of itself only then."""
     st.subheader(_("Guess first"))
+    # The question and the guess first, the boxes that pick another question and the class's link after them: on a
+    # phone the two boxes and the link pushed the student's own box below the first screen.
+    prompt, answer, other = st.container(), st.container(), st.container()
     # Every choice is a word or a head's name, never a place: after another sentence or model a kept place would
     # name another word (the box showed "it" while the question asked about "a"), where a kept name either is
     # still offered or is dropped by Streamlit, which then shows the default.
     names = place_names(labels)
-    which, row_column = st.columns(2)
+    which, row_column = other.columns(2)
     head = 0
     if len(map_names) > 1:
         if names_in is not None:
@@ -88,11 +105,17 @@ def guess_then_reveal(
     )
     word = _("“{word}”").format(word=isolate(plain(names[row_word])))
     if len(map_names) > 1:
-        st.markdown(_("**{head} · Which word does {word} attend to most?**").format(head=map_names[head], word=word))
+        prompt.markdown(
+            _("**{head} · Which word does {word} attend to most?**").format(head=map_names[head], word=word)
+        )
     else:
-        st.markdown(_("**Which word does {word} attend to most?**").format(word=word))
+        prompt.markdown(_("**Which word does {word} attend to most?**").format(word=word))
+    typed = str(st.session_state.get(f"{page}_sentence", ""))  # the sentence box is folded away below (quiz_first)
+    if typed:
+        shown = typed if len(typed) <= SHOWN_CHARACTERS else typed[:SHOWN_CHARACTERS] + "…"
+        prompt.markdown(_("In the sentence: {sentence}").format(sentence=isolate(plain(shown))))
     question_query = _question(page, map_names[head] if len(map_names) > 1 else None, names[row_word])
-    st.markdown(
+    other.markdown(
         _("[Link to this quiz: the same sentence, head and word for the whole class]({link})").format(
             link=link_to_this_view(page, question_query)
         )
@@ -100,12 +123,17 @@ def guess_then_reveal(
     # The question stays revealed as long as the row asked about is the same numbers over the same words.
     row = maps[head, row_word]
     question = (head, row_word, tuple(labels), tuple(round(float(v), 6) for v in row))
-    guess_and_answer(page, maps[head], labels, row_word, rtl, kind, shares, question)
+    with answer:
+        guess_and_answer(page, maps[head], labels, row_word, rtl, kind, shares, question)
     return st.session_state.get(f"{page}_quiz_revealed") == question
 
 
 # The guess and the answer, in a fragment: a new guess (before or after the reveal) reruns only this part, not the
-# page's heatmaps below; Reveal and Hide rerun the whole page, which shows or hides them.
+# page's heatmaps below; Hide reruns the whole page, which hides them. Reveal opens the page in two steps: its
+# press reruns this fragment alone, which draws the answer, and once the browser has drawn it the whole page reruns
+# (ui/progressive.py). Rerunning the whole page at the press made a phone draw every heatmap of the page before the
+# answer, 8–18 s at a quarter of a laptop's speed (docs/speed.md); an st.rerun() right after drawing the answer
+# lost it (a new run drops the messages not yet sent).
 @st.fragment
 def guess_and_answer(
     page: str,
@@ -117,6 +145,9 @@ def guess_and_answer(
     shares: bool,
     question: tuple[object, ...],
 ) -> None:
+    if st.session_state.pop(f"{page}_quiz_open_page", False):
+        first_heatmap_drawn(page)  # the answer: the page below needs no first heatmap of its own
+        st.rerun()  # the answer is drawn: now the whole page, which opens its heatmaps below
     names = place_names(labels)
     can_share = shares and len(labels) <= MAX_SHARE_WORDS
     how = st.radio(
@@ -159,18 +190,20 @@ def guess_and_answer(
         ready = picked is not None
     revealed_key = f"{page}_quiz_revealed"
     revealed = st.session_state.get(revealed_key) == question
+    opening = False  # this run is Reveal's: the answer first, then the whole page
     reveal, again = st.columns(2)
     # Reveal is never greyed out: a press before a guess says what is missing (a greyed button that waits for the
     # guess's rerun ignored a phone's first tap).
     if not revealed and reveal.button(_("Reveal"), type="primary", key=f"{page}_quiz_reveal"):
         if ready:
             st.session_state[revealed_key] = question
-            st.rerun()  # the whole page: its heatmaps below open
-        st.warning(
-            _("Give at least one word an amount above 0, then press Reveal.")
-            if how == SHARE
-            else _("Pick the word you think it attends to most, then press Reveal.")
-        )
+            revealed = opening = True
+        else:
+            st.warning(
+                _("Give at least one word an amount above 0, then press Reveal.")
+                if how == SHARE
+                else _("Pick the word you think it attends to most, then press Reveal.")
+            )
     if not revealed:
         st.caption(_("The heatmaps below stay hidden until you reveal."))
         return
@@ -183,6 +216,8 @@ def guess_and_answer(
         _show_answer(page, weights, labels, row_word, rtl, kind, picked=picked, amounts=amounts)
     else:
         st.caption(_("Make a guess above to see how close it is."))
+    if opening:  # the page below opens once this answer is on the student's screen
+        when_drawn(f"{page}_quiz_opener", f"[class*='st-key-{page}_quiz_map']", f"{page}_quiz_open_page")
 
 
 def _question(page: str, head: str | None, row: str) -> dict[str, str]:
