@@ -1,0 +1,50 @@
+"""Heads named in the reader's language (issue 25): "L2 H1" in English, "ط2 ر1" in Arabic, on the figures' axes and
+panel titles and in the pickers, while widget values and links keep the English name."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.conftest import assert_clean, figures, open_framed_link
+from ui.i18n import in_language
+
+ENGLISH_HEAD = re.compile(r"L\d+(?: H\d+)?|H\d+")
+
+
+def drawn_texts(figure: dict) -> list[str]:
+    """The texts a figure draws on its axes (tick text, else a category axis's string values) and as panel titles."""
+    layout = figure["layout"]
+    texts = [str(a.get("text", "")) for a in layout.get("annotations", [])]
+    for name, axis in layout.items():
+        if re.fullmatch(r"[xy]axis\d*", name) and isinstance(axis, dict) and axis.get("ticktext"):
+            texts += [str(t) for t in axis["ticktext"]]
+        elif re.fullmatch(r"[xy]axis", name):  # no tick text: the traces' own values are drawn
+            texts += [v for trace in figure["data"] for v in trace.get(name[0]) or [] if isinstance(v, str)]
+    return texts
+
+
+def test_the_catalog_names_heads_in_arabic() -> None:
+    assert in_language("ar", "L{layer} H{head}").format(layer=2, head=1) == "ط2 ر1"
+    assert in_language("ar", "L{layer}").format(layer=3) == "ط3"
+    assert in_language("ar", "H{head}").format(head=12) == "ر12"
+
+
+@pytest.mark.parametrize(
+    ("page", "query"),
+    [
+        ("pairs", {}),
+        ("heads", {"heads_view": "Knock heads out", "heads_knock_out": "L2 H1"}),
+        ("fill_blank", {"fill_blank_knock_out": "L1 H1"}),
+    ],
+)
+def test_no_english_head_name_is_drawn_in_arabic(page: str, query: dict[str, str]) -> None:
+    at = open_framed_link(page, lang="ar", **query)
+    assert_clean(at)
+    drawn = [text for figure in figures(at) for text in drawn_texts(figure)]
+    assert [t for t in drawn if re.fullmatch(r"[طر]\d+(?: ر\d+)?", t)], "no head named in Arabic on this page"
+    assert [t for t in drawn if ENGLISH_HEAD.fullmatch(t)] == []
+    pickers = [*at.selectbox, *at.multiselect]
+    shown = [str(option) for picker in pickers for option in picker.options]
+    assert [option for option in shown if ENGLISH_HEAD.fullmatch(option)] == []
