@@ -13,6 +13,7 @@ every count is 0.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 import urllib.parse
@@ -155,7 +156,7 @@ def open_page(browser: object, base: str, walk: Walk, size: Size, language: str)
     page = context.new_page()
     query = walk.query | ({"lang": "ar"} if language == "ar" else {})
     page.goto(f"{base}/{walk.path}?{urllib.parse.urlencode(query)}")
-    wait_for_charts(page, walk)
+    wait_for_charts(page, walk, language)
     if size.presentation:
         page.locator("[data-testid=stSidebar]").get_by_text(
             "Presentation mode" if language == "en" else "وضع العرض"
@@ -173,12 +174,13 @@ def open_page(browser: object, base: str, walk: Walk, size: Size, language: str)
     return page
 
 
-def wait_for_charts(page: object, walk: Walk) -> None:
+def wait_for_charts(page: object, walk: Walk, language: str = "en") -> None:
     selector = "[data-testid=stButton]" if walk.reveal or walk.start else ".js-plotly-plot"
     page.wait_for_selector(selector, timeout=120_000)
     settle(page)
     if walk.start:
-        page.locator(".st-key-train_start button").click()
+        start = "Start a new run" if language == "en" else "ابدأ تدريبًا جديدًا"
+        page.locator(".st-key-train_start").get_by_role("button", name=start).click()
         page.wait_for_selector(".st-key-train_live .js-plotly-plot", timeout=180_000)
         settle(page)
 
@@ -203,6 +205,7 @@ def main() -> int:
     args = parser.parse_args()
     import shutil
 
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
 
     server = None
@@ -233,10 +236,9 @@ def main() -> int:
                             out = Path(args.shots)
                             out.mkdir(parents=True, exist_ok=True)
                             slug = walk.name.replace(" ", "-").replace("|", "").replace("--", "-")
-                            for chart in page.locator(".js-plotly-plot").all()[:4]:
-                                chart.scroll_into_view_if_needed()
                             for k, chart in enumerate(page.locator(".js-plotly-plot").all()[:4]):
-                                chart.screenshot(path=str(out / f"{slug}-{size.name}-{language}-{k}.png"))
+                                with contextlib.suppress(PlaywrightError):  # a live chart may be redrawn meanwhile
+                                    chart.screenshot(path=str(out / f"{slug}-{size.name}-{language}-{k}.png"))
                         page.context.close()
             browser.close()
     finally:

@@ -169,3 +169,42 @@ def test_finish_translates_and_outlines_through_the_apps_callables() -> None:
 
     finish(heatmap(_attention(2), words, words), DESKTOP, translate=translate, outline=outline)
     assert calls == ["translate", "outline"]
+
+
+def test_a_grid_thins_its_column_labels_panel_by_panel_and_never_across_a_panel_gap() -> None:
+    """Each panel of raw | this head | head − raw keeps the same words, and no panel's last kept word sits next to
+    the following panel's first (on a phone, '[SEP]' ran into '[CLS]')."""
+    words = ["[CLS]", *WORDS, "[SEP]"]
+    panels = torch.stack([_attention(15), _attention(15, 1), _attention(15) - _attention(15, 1)])[None]
+    for screen in (PHONE, PROJECTOR, DESKTOP):
+        grid = heatmap_grid(
+            panels, words, row_names=[""], column_names=["raw", "this head", "head − raw"], panel_height=380
+        )
+        axis = finish(grid, screen).layout.xaxis
+        shown = list(axis.ticktext)
+        per_panel = [shown[k * len(shown) // 3 : (k + 1) * len(shown) // 3] for k in range(3)]
+        assert per_panel[0] == per_panel[1] == per_panel[2], screen
+        columns = list(axis.categoryarray)
+        at = sorted(columns.index(value) for value in axis.tickvals)
+        gaps = [b - a for a, b in itertools.pairwise(at)]
+        assert min(gaps) >= max(1, min(gaps[: len(per_panel[0]) - 1], default=1)), screen
+
+
+def test_every_layer_and_head_on_a_phone_shows_one_layer_with_a_layer_picker() -> None:
+    """MiniLM's 6 × 13 panels were a few px each in 358 px: a phone gets one layer, two panels a row, and a picker."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import APP, assert_clean, figure_of
+
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["screen_reported"] = {"width": 390, "height": 844}
+    at = at.run().switch_page("pages/heads.py").run()
+    at = at.text_input(key="heads_sentence").input("The animal didn't cross the street because it was too tired").run()
+    assert_clean(at)
+    grid = figure_of(at, "heads_grid")
+    assert grid["layout"]["meta"]["panels"] == [f"L1 H{h}" for h in range(1, 13)] + ["average"]
+    at.segmented_control(key="heads_grid_layer").set_value("L4").run()
+    grid = figure_of(at, "heads_grid")
+    assert grid["layout"]["meta"]["panels"][1] == "L4 H2"
+    annotations = [a["text"] for a in grid["layout"]["annotations"] if a["text"]]
+    assert annotations[:2] == ["L4 H1", "L4 H2"]

@@ -95,19 +95,7 @@ def finish(
     if "heatmap" in kinds:
         return fit(figure, screen, share)
     figure = enlarged(figure, PRESENTATION_SCALE) if screen.presentation else figure
-    _titles_clear_of_ticks(figure._layout)
     return fit_bars(figure, screen, share) if kinds == {"bar"} else figure
-
-
-def _titles_clear_of_ticks(layout: Props) -> None:
-    """Axis titles set off from the tick labels by half a label's height, measured by Plotly from the labels as
-    drawn (automargin): on a right-hand y axis in presentation mode, "PC2 (…)" sat on the tick "−2"."""
-    for name in ("xaxis", "yaxis"):
-        axis = layout.get(name) or {}
-        title = axis.get("title")
-        if isinstance(title, dict) and title.get("text") and title.get("standoff") is None:
-            title["standoff"] = round(_font(axis, 12) / 2)
-            axis.setdefault("automargin", True)
 
 
 @dataclass(frozen=True)
@@ -219,7 +207,7 @@ def _plot_area(layout: Props, traces: list[Props], width: float, n_columns: int,
         if bars and layout["coloraxis"].get("showscale", True) is not False:
             # measured in Chromium: a bar's ticks, pads and title take about its title's width and 60 px
             bar_px = (bars[0].get("thickness") or 30) + max(text_width(t, font) for t in titles) + 60
-    plot_width = max(40.0, 0.97 * (width - left - right - labels_px - bar_px))
+    plot_width = max(40.0, 0.93 * (width - left - right - labels_px - bar_px))  # 7 % to spare: estimates
     x_labels_px = _font(x_axis, 12) * _BOX if x_axis.get("showticklabels") is not False else 0
     plot_height = max(40.0, (layout.get("height") or 450) - top - bottom - x_labels_px)
     return _Plot(plot_width / max(1, n_columns), plot_height / max(1, n_rows))
@@ -274,10 +262,18 @@ def _ticks(axis: Props, categories: list[str]) -> tuple[list[str], list[str], fl
     return values, texts, float(step)
 
 
-def _thinned(items: list, keep: int, groups: int) -> list:
-    """Every keep-th item of each of `groups` equal runs (a grid's panels), or of the whole list."""
-    size = len(items) // groups if groups > 1 and len(items) % groups == 0 else len(items)
-    return [item for start in range(0, len(items), size) for item in items[start : start + size][::keep]]
+def _thinned(values: list, texts: list, keep: int, groups: int, categories: list[str]) -> tuple[list, list]:
+    """Every keep-th tick of each of `groups` equal runs (a grid's panels: each keeps the same words), without the
+    last of a run where it would come nearer the next run's first than keep ticks do."""
+    size = len(values) // groups if groups > 1 and len(values) % groups == 0 else len(values)
+    index = {c: i for i, c in enumerate(categories)}
+    at = [index.get(v, 0) for v in values]
+    step = min((b - a for a, b in itertools.pairwise(sorted(at))), default=1)
+    run = list(range(size))[::keep]  # the same in every run, the last one's too
+    if size < len(values) and run and at[size] - at[run[-1]] < keep * step:
+        run = run[:-1]
+    kept = [start + k for start in range(0, len(values), size) for k in run]
+    return [values[k] for k in kept], [texts[k] for k in kept]
 
 
 def _fit_x_labels(axis: Props, categories: list[str], plot: _Plot, groups: int = 1) -> None:
@@ -293,7 +289,7 @@ def _fit_x_labels(axis: Props, categories: list[str], plot: _Plot, groups: int =
         for turn in _TURNS:
             if _clear(widths[::keep], step * keep * plot.column_px, font, turn):
                 if keep > 1:
-                    axis["tickvals"], axis["ticktext"] = _thinned(values, keep, groups), _thinned(texts, keep, groups)
+                    axis["tickvals"], axis["ticktext"] = _thinned(values, texts, keep, groups, categories)
                 axis["tickangle"] = -turn if turn else 0
                 return
 
@@ -320,7 +316,7 @@ def _fit_y_labels(axis: Props, categories: list[str], plot: _Plot, groups: int =
     if spacing >= needed or not texts:
         return
     keep = math.ceil(needed / spacing)
-    axis["tickvals"], axis["ticktext"] = _thinned(values, keep, groups), _thinned(texts, keep, groups)
+    axis["tickvals"], axis["ticktext"] = _thinned(values, texts, keep, groups, categories)
 
 
 def _fit_numbers(figure: go.Figure, plot: _Plot, screen: Screen, scale: float) -> None:
