@@ -78,7 +78,7 @@ FOCUS_JS = """
     return [255, 255, 255, 1];
   };
   const ringed = [e, e.closest('label'), e.closest('[data-baseweb="select"] > div'),
-    e.closest('[data-baseweb="input"]'), e.closest('[data-baseweb="textarea"]'),
+    e.closest('[data-baseweb="input"]'), e.closest('[data-testid="stTextAreaRootElement"]'),
     e.type === 'range' ? e.parentElement.parentElement : null].filter(Boolean);
   let best = 1.0, how = 'none';
   for (const r of ringed) {
@@ -146,6 +146,7 @@ class PageAudit:
     all_violations: dict[str, int]
     lowest_caption_contrast: float
     captions: int
+    html: str  # <html lang dir> as the page declares them, e.g. "ar rtl"
     nodes: list[dict[str, Any]]
 
 
@@ -164,14 +165,20 @@ def context_options(language: str) -> dict[str, Any]:
     return {"viewport": {"width": WIDTH, "height": 1000}, "locale": "ar-EG" if language == "ar" else "en-US"}
 
 
-def wait_for_page(page: Any) -> None:
-    """Until the page has drawn, its run has ended (Streamlit's "Running…" widget gone) and no element is stale."""
-    page.wait_for_selector("[data-testid='stMainBlockContainer'] h1, .js-plotly-plot", timeout=120_000)
-    time.sleep(0.5)
-    page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=180_000)
-    page.wait_for_function("document.querySelectorAll('[data-stale=\"true\"]').length === 0", timeout=60_000)
-    time.sleep(1.5)
-    page.wait_for_function("document.querySelectorAll('[data-stale=\"true\"]').length === 0", timeout=60_000)
+def wait_for_page(page: Any, quiet_s: float = 2.5, timeout_s: float = 180) -> None:
+    """Until the page has drawn its title and then nothing new for `quiet_s` (elements arrive in bursts while a page
+    runs: Fill the blank's title came 3 s before its style and charts), and no element is stale."""
+    page.wait_for_selector("[data-testid='stMainBlockContainer'] h1, .js-plotly-plot", timeout=int(timeout_s * 1000))
+    count = "() => document.querySelectorAll('[data-testid=\"stElementContainer\"], .js-plotly-plot').length"
+    deadline, last, since = time.monotonic() + timeout_s, -1, time.monotonic()
+    while time.monotonic() < deadline:
+        now = page.evaluate(count)
+        stale = page.evaluate("() => document.querySelectorAll('[data-stale=\"true\"]').length")
+        if now != last or stale:
+            last, since = now, time.monotonic()
+        elif time.monotonic() - since >= quiet_s:
+            return
+        time.sleep(0.25)
 
 
 def as_tall_as_the_page(page: Any) -> None:
@@ -200,6 +207,7 @@ def audit_page(browser: Any, base: str, path: str, language: str) -> PageAudit:
         as_tall_as_the_page(page)
         response = run_axe(page)
         captions = page.evaluate(CAPTION_CONTRAST_JS)
+        html = page.evaluate("() => `${document.documentElement.lang} ${document.documentElement.dir || '-'}`")
     finally:
         context.close()
     found = response["violations"]
@@ -210,6 +218,7 @@ def audit_page(browser: Any, base: str, path: str, language: str) -> PageAudit:
         all_violations={f"{v['id']} ({v['impact']})": len(v["nodes"]) for v in found},
         lowest_caption_contrast=min((c["ratio"] for c in captions), default=21.0),
         captions=len(captions),
+        html=html,
         nodes=[
             {"rule": v["id"], "impact": v["impact"], "target": n["target"], "summary": n.get("failureSummary", "")}
             for v in found
@@ -266,7 +275,7 @@ def main() -> None:
                 audits.append(audit_page(browser, base, path, language))
                 a = audits[-1]
                 print(
-                    f"{a.path:12} {a.language}  serious/critical: {sum(a.violations.values()):3} "
+                    f"{a.path:12} {a.language}  <html> {a.html:7} serious/critical: {sum(a.violations.values()):3} "
                     f"{a.violations or ''}  all: {a.all_violations or ''}  captions: {a.captions:2}, lowest "
                     f"contrast {a.lowest_caption_contrast:.2f}",
                     flush=True,

@@ -41,11 +41,11 @@ html[data-a11y-theme="dark"] { --a11y-focus: %(dark)s; }
 label:has(> input:focus-visible), label:has(input[type="radio"]:focus-visible),
 label:has(input[type="checkbox"]:focus-visible),
 [data-baseweb="select"] > div:has(input:focus-visible),
-[data-baseweb="input"]:has(input:focus-visible), [data-baseweb="textarea"]:has(textarea:focus-visible),
+[data-baseweb="input"]:has(input:focus-visible), [data-testid="stTextAreaRootElement"]:has(textarea:focus-visible),
 [data-testid="stFileUploaderDropzone"]:focus-within, div:has(> div > input[type="range"]:focus-visible) {
   outline: 3px solid var(--a11y-focus) !important; outline-offset: 2px !important;
 }
-[data-baseweb="input"] input:focus-visible, [data-baseweb="textarea"] textarea:focus-visible,
+[data-baseweb="input"] input:focus-visible, [data-testid="stTextAreaRootElement"] textarea:focus-visible,
 [data-baseweb="select"] input:focus-visible, input[type="range"]:focus-visible { outline: none !important; }
 html[data-a11y-theme="light"] [data-testid="stButtonGroup"] button[aria-checked="true"] :is(p, span, div),
 html[data-a11y-theme="light"] [data-testid="stButtonGroup"] button[aria-checked="true"] { color: %(red)s !important; }

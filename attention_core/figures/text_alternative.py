@@ -151,7 +151,11 @@ def _transposed(panel: Panel) -> Panel:
 def largest_cells(panel: Panel, k: int = TOP_CELLS) -> list[Cell]:
     """The k largest cells of the panel (furthest from 0 on a signed map), largest first."""
     size = _size(panel.values).reshape(-1)
-    order = np.argsort(-size, kind="stable")[: min(k, int(np.isfinite(size).sum()))]
+    k = min(k, int(np.isfinite(size).sum()))
+    if k == 0:
+        return []
+    top = np.argpartition(-size, k - 1)[:k]  # the k largest in linear time (a full sort of 512² took 20 ms)
+    order = top[np.lexsort((top, -size[top]))]  # largest first, ties in reading order
     n_cols = panel.values.shape[1]
     return [Cell(panel.rows[i // n_cols], panel.cols[i % n_cols], float(panel.values.flat[i])) for i in order]
 
@@ -201,13 +205,13 @@ def text_alternative(figure: go.Figure, translate: Translate = untranslated, *, 
             for c in strongest_in_each_column(panel)
         )
         return translate(BY_COLUMN).format(title=title, items=items)
-    texts = _cell_texts(figure, panel)
     if n_rows > MAX_ROWS:
         cells = largest_cells(panel)
         template = SUMMARY_SIGNED if signed else SUMMARY
         items = _cells(cells, signed, translate)
         return translate(template).format(title=title, n_rows=n_rows, n_cols=n_cols, k=len(cells), items=items)
     cells = strongest_in_each_row(panel)
+    texts = _cell_texts(figure, panel)  # (only a small map's: a 512-word map's 262,144 texts took 53 ms)
     if texts:
         cell_text = translate(CELL_TEXT)
         items = translate(SEPARATOR).join(
