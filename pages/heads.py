@@ -8,7 +8,7 @@ from attention_core.models.head_view import compare_with_raw, explain_cell, head
 from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
 from attention_core.story.text import MASK, Token
 from ui.controls import sentence_input
-from ui.guess_view import guess_first, guess_then_reveal, quiz_asked, quiz_first
+from ui.guess_view import guess_first, guess_then_reveal, load_chart_code, quiz_first
 from ui.head_roles_view import show_head_roles
 from ui.i18n import N_, _
 from ui.knock_out_view import (
@@ -21,14 +21,14 @@ from ui.knock_out_view import (
 from ui.linked_options import translated_options
 from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
-from ui.progressive import preload_charts, rest_after_first_heatmap
+from ui.progressive import rest_after_first_heatmap
 from ui.query_key_view import head_picker, show_head_query_key_map
 from ui.rollout_view import show_word_flow
 from ui.show import chart, flag_model_cut, flag_unknown_words, head_grid, plain, show_step
 from ui.tokens import TokenDisplay, drawn_attention, say_how_tokens_are_drawn, token_display
 
 ensure_app_frame()
-preload_charts("heads", later=quiz_asked("heads"))  # a phone loads the chart code early
+load_chart_code("heads")  # a phone loads the chart code early
 
 st.title(_("Multi-head attention: what the trained heads learned"))
 question, about = quiz_first("heads")  # a quiz link asks its question first

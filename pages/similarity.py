@@ -6,15 +6,15 @@ from attention_core.figures.heatmaps import dimension_labels, heatmap, product_s
 from attention_core.story.attention import attend, causal_mask, similarity, unit_vectors
 from ui.causal import CAUSAL_HELP, CAUSAL_NOTE
 from ui.controls import embed, embedding_controls, sentence_input
-from ui.guess_view import guess_first, guess_then_reveal, quiz_asked, quiz_first
+from ui.guess_view import guess_first, guess_then_reveal, load_chart_code, quiz_first
 from ui.i18n import N_, _
 from ui.linked_options import translated_options
 from ui.navigation import ensure_app_frame
-from ui.progressive import preload_charts, rest_after_first_heatmap
+from ui.progressive import rest_after_first_heatmap
 from ui.show import flag_unknown_words, show_step
 
 ensure_app_frame()
-preload_charts("similarity", later=quiz_asked("similarity"))  # a phone loads the chart code early
+load_chart_code("similarity")  # a phone loads the chart code early
 
 st.title(_("Similarity: how the words of a sentence resemble each other"))
 METRICS = [N_("dot"), N_("cosine")]  # in English as links and lessons name them (?similarity_metric=cosine)

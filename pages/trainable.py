@@ -21,15 +21,15 @@ from attention_core.story.trainable import (
 )
 from ui.causal import CAUSAL_HELP, CAUSAL_NOTE
 from ui.controls import embed, embedding_controls, sentence_input
-from ui.guess_view import guess_first, guess_then_reveal, quiz_asked, quiz_first
+from ui.guess_view import guess_first, guess_then_reveal, load_chart_code, quiz_first
 from ui.i18n import N_, _, in_language, ngettext, say
 from ui.navigation import ensure_app_frame
-from ui.progressive import preload_charts, rest_after_first_heatmap
+from ui.progressive import rest_after_first_heatmap
 from ui.query_key_view import show_query_key_map
 from ui.show import chart, flag_unknown_words, show_step
 
 ensure_app_frame()
-preload_charts("trainable", later=quiz_asked("trainable"))  # a phone loads the chart code early
+load_chart_code("trainable")  # a phone loads the chart code early
 
 st.title(_("Trainable attention: three weight matrices W1, W2, W3"))
 HEAD = N_("head {head}")  # a head's name in the grid and the quiz (?trainable_quiz_head=head 2)

@@ -25,7 +25,7 @@ from ui.i18n import N_, _
 from ui.lesson_view import show_lesson_line
 from ui.linked_options import follow_link, translated_options
 from ui.links import link_to_this_view
-from ui.progressive import first_heatmap_drawn, when_drawn
+from ui.progressive import first_heatmap_drawn, preload_charts, when_drawn
 from ui.show import chart, plain
 from ui.tokens import place_names
 
@@ -41,6 +41,12 @@ def quiz_asked(page: str) -> bool:
     first run from the URL): the lesson line above it must not give the answer away."""
     key = f"{page}_quiz"
     return bool(st.session_state[key]) if key in st.session_state else st.query_params.get(key) == "true"
+
+
+def load_chart_code(page: str) -> None:
+    """Have the browser load its chart code as the page opens (ui/progressive.py); on a quiz, once the box to answer
+    in is drawn: the question first."""
+    preload_charts(page, after=f"[class*='st-key-{page}_quiz_pick']" if quiz_asked(page) else "")
 
 
 def quiz_first(page: str) -> tuple[DeltaGenerator, DeltaGenerator]:

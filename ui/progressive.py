@@ -19,7 +19,14 @@ _PRELOAD_JS = r"""
 export default function(component) {
   const { data } = component;
   const main = [...document.querySelectorAll('script[type=module][src]')].find(s => /\/index\.[^/]*\.js$/.test(s.src));
-  if (main && data.chunk) setTimeout(() => import(new URL(data.chunk, main.src).href).catch(() => {}), data.delay);
+  if (!main || !data.chunk) return;
+  const load = () => import(new URL(data.chunk, main.src).href).catch(() => {});
+  const started = performance.now();
+  const wait = () => {  // after: the element to be drawn first (a quiz's box), for at most 5 s
+    if (!data.after || document.querySelector(data.after) || performance.now() - started > 5000) setTimeout(load, 100);
+    else requestAnimationFrame(wait);
+  };
+  wait();
 }
 """
 _plotly_preloader = st.components.v2.component("attention_plotly_preloader", js=_PRELOAD_JS)
@@ -46,11 +53,11 @@ export default function(component) {
 _when_drawn = st.components.v2.component("attention_when_drawn", js=_DRAWN_JS)
 
 
-def preload_charts(page: str, *, later: bool = False) -> None:
-    """Start loading the browser's chart code now, before the page's first chart asks for it (later: half a second
-    on, once the text above it is drawn, as a quiz's question is)."""
+def preload_charts(page: str, *, after: str = "") -> None:
+    """Start loading the browser's chart code now, before the page's first chart asks for it; after: a CSS selector
+    of what to draw first (a quiz's box to answer in), which the load waits for."""
     if _PLOTLY_CHUNK:
-        _plotly_preloader(key=f"{page}_preload_charts", data={"chunk": _PLOTLY_CHUNK, "delay": 500 if later else 0})
+        _plotly_preloader(key=f"{page}_preload_charts", data={"chunk": _PLOTLY_CHUNK, "after": after})
 
 
 def when_drawn(key: str, chart: str, flag: str) -> None:
