@@ -16,7 +16,7 @@ from attention_core.figures.text_alternative import panels
 from attention_core.models.knock_out_effects import GuessChange
 from attention_core.models.word_pieces import neighbour_blocks, pool_to_words
 from ui.accessibility import chart_config, csv_label, describe_figure
-from ui.i18n import N_, _, ngettext, reading_order, right_to_left, translated_figure
+from ui.i18n import N_, _, ngettext, reading_order, right_to_left, shown_head_name, translated_figure
 from ui.lesson_view import mark_lesson_cell
 from ui.screen import current_screen
 
@@ -167,7 +167,9 @@ def one_layer_grid(panels: torch.Tensor, labels: list[str], columns: list[str], 
     layer = 0
     if n_layers > 1:
         names = [f"L{layer + 1}" for layer in range(n_layers)]
-        picked = st.segmented_control(_("Layer"), names, default=names[0], key=f"{key}_layer", required=True)
+        picked = st.segmented_control(
+            _("Layer"), names, format_func=shown_head_name, default=names[0], key=f"{key}_layer", required=True
+        )
         layer = names.index(picked or names[0])
     across = max(1, min(4, int((current_screen().figure_px() - 60) // max(90, 11 * n))))
     n_rows = -(-count // across)
