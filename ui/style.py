@@ -89,7 +89,8 @@ button, [data-baseweb="select"], [data-testid="stAlertContainer"] {
 [data-testid="stMain"] [data-testid="stText"] { text-align: right; }
 </style>
 """
-# Presentation mode: larger type everywhere, the sentence a student types too (it stayed at 19 px under 25-px text).
+# Presentation mode: larger type everywhere, the sentence a student types too (it stayed at 19 px under 25-px text);
+# a box's hint keeps its size (the Train page's probe hint was cut at 25 px in half the page).
 _PRESENTATION_CSS = """
 <style>
 html { font-size: 22px; }
@@ -99,6 +100,7 @@ h1 { font-size: 2.6rem !important; }
 [data-testid="stSidebarNavLink"] [data-testid="stMarkdownContainer"],
 [data-testid="stSidebarNavLink"] p { white-space: normal !important; text-overflow: clip !important; line-height: 1.3; }
 [data-testid="stTextInput"] input, [data-testid="stTextArea"] textarea { font-size: 1.15rem !important; }
+[data-testid="stTextInput"] input::placeholder { font-size: 0.875rem; }
 [data-testid="stRadioOption"], [data-testid="stSidebar"] [data-testid="stRadioOption"] { --radio-text: 1.15rem; }
 </style>
 """
