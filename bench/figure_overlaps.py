@@ -196,6 +196,16 @@ def overlaps(page: object) -> list[dict[str, object]]:
     return page.evaluate(OVERLAPS_JS)
 
 
+def close_page(page: object, walk: Walk) -> None:
+    """Close the page's browser context; a training run started for it is stopped first (the server runs one at a
+    time, and a run outlives its tab)."""
+    if walk.start:
+        with contextlib.suppress(Exception):
+            page.locator(".st-key-train_stop button").first.click(timeout=10_000)
+            time.sleep(3)
+    page.context.close()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8631, help="a free port for the app's server")
@@ -239,7 +249,7 @@ def main() -> int:
                             for k, chart in enumerate(page.locator(".js-plotly-plot").all()[:4]):
                                 with contextlib.suppress(PlaywrightError):  # a live chart may be redrawn meanwhile
                                     chart.screenshot(path=str(out / f"{slug}-{size.name}-{language}-{k}.png"))
-                        page.context.close()
+                        close_page(page, walk)
             browser.close()
     finally:
         if server is not None:

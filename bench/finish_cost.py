@@ -5,7 +5,8 @@
 For each figure the pages draw most (a sentence's heatmap at 13, 32 and 512 words, MiniLM's 6 × 13 grid of heads,
 raw | head | difference, a row of bars), on a phone (390 px), a projector in presentation mode (1280 px) and a desktop
 (1400 px): the median time to build the figure, and to finish it (the same figure built afresh each time: the step
-edits it in place), in ms, and how many number overlays it added.
+edits it in place), in ms, and how many number overlays it added; for the projector, also what the pass it replaced
+cost there (figures.heatmaps.enlarged, which copied the figure).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import plotly.graph_objects as go
 import torch
 
 from attention_core.figures.guess import guess_bars
-from attention_core.figures.heatmaps import heatmap, heatmap_grid
+from attention_core.figures.heatmaps import enlarged, heatmap, heatmap_grid
 from attention_core.figures.screen import Screen, finish
 
 SCREENS = {"phone": Screen(390, 844), "projector": Screen(1280, 720, presentation=True), "desktop": Screen()}
@@ -74,20 +75,31 @@ def finish_median_ms(build: Callable[[], go.Figure], screen: Screen, repeats: in
     return statistics.median(times) * 1e3, finished
 
 
+def enlarged_ms(build: Callable[[], go.Figure], repeats: int) -> float:
+    """The median time of the projector pass that finish replaced (it copied the figure), on new figures."""
+    times = []
+    for figure in [build() for _ in range(repeats)]:
+        start = time.perf_counter()
+        enlarged(figure, 1.4)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1e3
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=200, help="timings per figure and screen (median reported)")
     args = parser.parse_args()
     torch.set_num_threads(1)
     print(f"# finish() cost, median of {args.repeats}, ms; load average {os.getloadavg()[0]:.1f}")
-    print(f"{'figure':36} {'screen':10} {'build':>7} {'finish':>7} {'overlays':>8}")
+    print(f"{'figure':36} {'screen':10} {'build':>7} {'finish':>7} {'overlays':>8} {'enlarged':>8}")
     for name, build in figures().items():
         repeats = args.repeats // 10 if "512" in name else args.repeats
         build_ms = median_ms(build, max(5, repeats // 4))
         for screen_name, screen in SCREENS.items():
             finish_ms, finished = finish_median_ms(build, screen, repeats)
             overlays = len(finished.data) - len(build().data)
-            print(f"{name:36} {screen_name:10} {build_ms:7.2f} {finish_ms:7.3f} {overlays:8d}")
+            old = f"{enlarged_ms(build, repeats):8.3f}" if screen.presentation else ""
+            print(f"{name:36} {screen_name:10} {build_ms:7.2f} {finish_ms:7.3f} {overlays:8d} {old}")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.figure_overlaps import SIZES, WALKS, Size, Walk, open_page, overlaps
+from bench.figure_overlaps import SIZES, WALKS, Size, Walk, close_page, open_page, overlaps
 from tests import test_browser
 
 server, browser = test_browser.server, test_browser.browser  # the same pytest fixtures (one server per module)
@@ -28,7 +28,7 @@ def _overlapping(browser: object, server: str, walk: Walk, size: Size) -> dict[s
             assert charts, f"{walk.name}: no chart drawn"
             found |= {f"{language}: {chart['key']}": chart["pairs"][:5] for chart in charts if chart["pairs"]}
         finally:
-            page.context.close()
+            close_page(page, walk)
     return found
 
 
