@@ -133,6 +133,8 @@ def fit(figure: go.Figure, screen: Screen, share: float = 1.0) -> go.Figure:
         size = _font(axis, base)
         size = max(18, round(size * scale)) if scale != 1.0 else size
         axis.setdefault("tickfont", {})["size"] = min(size, 12) if screen.phone else size
+    if screen.phone:
+        _colour_bars_below(layout)
     columns, rows = _categories(layout, traces, "x"), _categories(layout, traces, "y")
     plot = _plot_area(layout, traces, screen.figure_px(share), len(columns), len(rows))
     _fit_titles(layout, columns, plot, screen, floor)
@@ -145,6 +147,36 @@ def fit(figure: go.Figure, screen: Screen, share: float = 1.0) -> go.Figure:
     _fit_y_labels(layout["yaxis"], rows, plot, down)
     _fit_numbers(figure, plot, screen, scale)
     return figure
+
+
+BARS_BELOW_PX = 80  # a phone's colour bars laid flat under a grid: the bar, its ticks and its title
+
+
+def _colour_bars_below(layout: Props) -> None:
+    """A grid's colour bars (one per colour axis) laid flat under it, side by side, on a phone: beside it they took a
+    third of 358 px (weight and difference: 125 px), and the panels' titles no longer fitted."""
+    names = [name for name in ("coloraxis", "coloraxis2") if layout.get(name)]
+    if not names or layout["coloraxis"].get("showscale") is False:
+        return
+    for k, name in enumerate(names):
+        bar = layout[name].setdefault("colorbar", {})
+        title = bar.get("title") or {}
+        bar.clear()
+        bar |= {
+            "orientation": "h",
+            "thickness": 10,
+            "len": 0.9 / len(names),
+            "x": k / len(names),
+            "xanchor": "left",
+            "y": 0.0,
+            "yref": "container",
+            "yanchor": "bottom",
+            "title": {"text": title.get("text", ""), "side": "top"},
+            "outlinewidth": 0,
+        }
+    margin = layout.setdefault("margin", {})
+    margin["b"] = margin.get("b", 80) + BARS_BELOW_PX
+    layout["height"] = (layout.get("height") or 450) + BARS_BELOW_PX
 
 
 def fit_bars(figure: go.Figure, screen: Screen, share: float = 1.0) -> go.Figure:
@@ -204,7 +236,8 @@ def _plot_area(layout: Props, traces: list[Props], width: float, n_columns: int,
     else:  # a grid's colour axes: their bars side by side or one above the other, each with a title on top
         bars = [layout[name].get("colorbar") or {} for name in ("coloraxis", "coloraxis2") if layout.get(name)]
         titles = [((bar.get("title") or {}).get("text") or "") for bar in bars]
-        if bars and layout["coloraxis"].get("showscale", True) is not False:
+        flat = bars and bars[0].get("orientation") == "h"  # under the grid: no width taken
+        if bars and layout["coloraxis"].get("showscale", True) is not False and not flat:
             # measured in Chromium: a bar's ticks, pads and title take about its title's width and 60 px
             bar_px = (bars[0].get("thickness") or 30) + max(text_width(t, font) for t in titles) + 60
     plot_width = max(40.0, 0.93 * (width - left - right - labels_px - bar_px))  # 7 % to spare: estimates
