@@ -161,8 +161,9 @@ def test_focus_moves_to_the_runs_progress_after_start_and_stays_there(server: st
     context = browser.new_context(**context_options("en"))
     page = context.new_page()
     page.goto(f"{server}/train")
-    start_pasted_run(page, "\n".join(ANIMAL_LINES), 30)
+    start_pasted_run(page, "\n".join(ANIMAL_LINES), 1000)  # long enough to outlast the wait below
     page.wait_for_function("() => document.activeElement && document.activeElement.tagName === 'H3'", timeout=30_000)
     time.sleep(3)  # the live view reruns every second: focus must not move again
     assert page.evaluate("() => document.activeElement.innerText").startswith("Training: ")
+    page.get_by_role("button", name="Stop", exact=True).click()
     context.close()
