@@ -23,12 +23,11 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
-import plotly.colors
 import plotly.graph_objects as go
 
+from attention_core.figures.contrast import cell_colours, colour_mapping, prefers_white
 from attention_core.figures.heatmaps import enlarged
 from attention_core.figures.label_placement import BOX_EMS, text_width
 
@@ -391,7 +390,7 @@ def _longest_text(trace: Props) -> str:
 def _number_overlays(figure: go.Figure, trace: Props, template: str, size: int) -> list[go.Heatmap]:
     """See-through heatmaps over `trace` writing its numbers: black on light cells, white on dark ones."""
     z = np.asarray(trace["z"], dtype=np.float64)
-    scale, low, high = _colour_mapping(figure._layout, trace, z)
+    scale, low, high = colour_mapping(figure._layout, trace, z)
     white = prefers_white(cell_colours(z, scale, low, high))
     clear = [[0.0, "rgba(0,0,0,0)"], [1.0, "rgba(0,0,0,0)"]]
     overlays = []
@@ -416,59 +415,3 @@ def _number_overlays(figure: go.Figure, trace: Props, template: str, size: int) 
             overlay["text"] = trace["text"]
         overlays.append(go.Heatmap(overlay, _validate=False))
     return overlays
-
-
-def _colour_mapping(layout: Props, trace: Props, z: np.ndarray) -> tuple[tuple, float, float]:
-    """The trace's colour scale and the values at its ends (its own, or its colour axis's)."""
-    if trace.get("coloraxis"):
-        axis = layout[trace["coloraxis"]]
-        scale, low, high = axis.get("colorscale"), axis.get("cmin"), axis.get("cmax")
-    else:
-        scale, low, high = trace.get("colorscale"), trace.get("zmin"), trace.get("zmax")
-    finite = z[np.isfinite(z)]
-    low = float(finite.min()) if low is None and finite.size else float(low or 0.0)
-    high = float(finite.max()) if high is None and finite.size else float(high if high is not None else 1.0)
-    scale = scale if scale is not None else plotly.colors.get_colorscale("Plasma")
-    return tuple((float(stop), str(colour)) for stop, colour in scale), low, high
-
-
-@cache
-def _stops(scale: tuple[tuple[float, str], ...]) -> tuple[np.ndarray, np.ndarray]:
-    positions = np.array([stop for stop, _ in scale])
-    colours = np.array([_rgb(colour) for _, colour in scale], dtype=np.float64)
-    return positions, colours
-
-
-def _rgb(colour: str) -> tuple[float, float, float]:
-    if colour.startswith("#"):
-        r, g, b = plotly.colors.hex_to_rgb(colour)
-        return float(r), float(g), float(b)
-    numbers = re.findall(r"[\d.]+", colour)[:3]
-    return float(numbers[0]), float(numbers[1]), float(numbers[2])
-
-
-def cell_colours(z: np.ndarray, scale: tuple[tuple[float, str], ...], low: float, high: float) -> np.ndarray:
-    """(…, 3): each cell's colour (0–255 RGB) as Plotly paints it: the scale's stops interpolated linearly in RGB
-    at (z − low) / (high − low), clipped to the ends."""
-    positions, colours = _stops(scale)
-    t = np.clip((z - low) / ((high - low) or 1.0), 0.0, 1.0)
-    t = np.nan_to_num(t)
-    return np.stack([np.interp(t, positions, colours[:, channel]) for channel in range(3)], axis=-1)
-
-
-def luminance(rgb: np.ndarray) -> np.ndarray:
-    """WCAG 2.1's relative luminance of sRGB colours (…, 3) in 0–255."""
-    c = rgb / 255.0
-    linear = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
-    return linear @ np.array([0.2126, 0.7152, 0.0722])
-
-
-def contrast(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """WCAG 2.1's contrast ratio of two luminances, 1 to 21."""
-    return (np.maximum(a, b) + 0.05) / (np.minimum(a, b) + 0.05)
-
-
-def prefers_white(rgb: np.ndarray) -> np.ndarray:
-    """Whether white text contrasts more than black with each colour (the better one is always ≥ 4.58:1)."""
-    lum = luminance(rgb)
-    return contrast(lum, np.ones_like(lum)) > contrast(lum, np.zeros_like(lum))
