@@ -25,7 +25,7 @@ from ui.i18n import N_, _
 from ui.lesson_view import show_lesson_line
 from ui.linked_options import follow_link, translated_options
 from ui.links import link_to_this_view
-from ui.progressive import first_heatmap_drawn, preload_charts, when_drawn
+from ui.progressive import first_heatmap_drawn, on_phone, preload_charts, when_drawn
 from ui.show import chart, plain
 from ui.tokens import place_names
 
@@ -44,9 +44,12 @@ def quiz_asked(page: str) -> bool:
 
 
 def load_chart_code(page: str) -> None:
-    """Have the browser load its chart code as the page opens (ui/progressive.py); on a quiz, once the box to answer
-    in is drawn: the question first."""
-    preload_charts(page, after=f"[class*='st-key-{page}_quiz_pick']" if quiz_asked(page) else "")
+    """Have a phone's browser load its chart code as the page opens (ui/progressive.py); on a quiz, any browser,
+    once the box to answer in is drawn: the question first. (A laptop opening a page gained nothing from it.)"""
+    if quiz_asked(page):
+        preload_charts(page, after=f"[class*='st-key-{page}_quiz_pick']")
+    elif on_phone():
+        preload_charts(page)
 
 
 def quiz_first(page: str) -> tuple[DeltaGenerator, DeltaGenerator]:
