@@ -14,6 +14,7 @@ FIXED_CSS_NAMES = {
     "_RTL_BROWSER_CSS",
     "_RTL_INTERFACE_CSS",
     "_PRESENTATION_CSS",
+    "_FOCUS_CSS",
     "RTL_CHIPS_CSS",
     "WIDE_LABELS_CSS",
     "presentation",
@@ -53,8 +54,8 @@ def test_no_pickle_no_eval_no_html_from_user_text(path: Path) -> None:
     for name, call in calls(path):
         assert name not in {"torch.load", "eval", "exec", "compile", "os.system", "__import__"}, name
         assert not any(k.arg == "unsafe_allow_html" for k in call.keywords), f"{name} with unsafe_allow_html"
-        if name == "st.html":  # only fixed CSS (ui/style.py, ui/bidi.py): module constants, never a user's value
-            assert path.name in {"style.py", "bidi.py"}
+        if name == "st.html":  # only fixed CSS (style, bidi, accessibility): module constants, never a user's value
+            assert path.name in {"style.py", "bidi.py", "accessibility.py"}
             names = {n.id for n in ast.walk(call.args[0]) if isinstance(n, ast.Name)}
             assert names <= FIXED_CSS_NAMES, names
 
