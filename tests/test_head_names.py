@@ -25,6 +25,19 @@ def drawn_texts(figure: dict) -> list[str]:
     return texts
 
 
+def hover_texts(trace: dict) -> list[str]:
+    """Every string a trace shows on hover (hovertext, customdata), however deeply nested."""
+
+    def strings(value: object) -> list[str]:
+        if isinstance(value, str):
+            return [value]
+        if isinstance(value, list | tuple):
+            return [s for item in value for s in strings(item)]
+        return []
+
+    return strings(trace.get("hovertext")) + strings(trace.get("customdata"))
+
+
 def test_the_catalog_names_heads_in_arabic() -> None:
     assert in_language("ar", "L{layer} H{head}").format(layer=2, head=1) == "ط2 ر1"
     assert in_language("ar", "L{layer}").format(layer=3) == "ط3"
@@ -45,6 +58,8 @@ def test_no_english_head_name_is_drawn_in_arabic(page: str, query: dict[str, str
     drawn = [text for figure in figures(at) for text in drawn_texts(figure)]
     assert [t for t in drawn if re.fullmatch(r"[طر]\d+(?: ر\d+)?", t)], "no head named in Arabic on this page"
     assert [t for t in drawn if ENGLISH_HEAD.fullmatch(t)] == []
+    hovers = [text for figure in figures(at) for trace in figure["data"] for text in hover_texts(trace)]
+    assert [t for t in hovers if re.search(r"\bL\d+ H\d+\b", t)] == []
     pickers = [*at.selectbox, *at.multiselect]
     shown = [str(option) for picker in pickers for option in picker.options]
     assert [option for option in shown if ENGLISH_HEAD.fullmatch(option)] == []

@@ -19,6 +19,13 @@ from attention_core.models.head_importance import HeadImportance
 from attention_core.models.head_roles import ROLES, HeadRoles
 from attention_core.words import N_
 
+
+def _head_name(layer: int, head: int, translate: Translate) -> str:
+    """A head's short name in the reader's language for a hover text ("L2 H1", in Arabic "ط2 ر1"); the axes' names are
+    translated when the figure is finished (figures/screen.py), hover texts are not."""
+    return translate(N_("L{layer} H{head}")).format(layer=layer + 1, head=head + 1)
+
+
 # One colour per role (Okabe & Ito's palette, which colour-blind readers tell apart), in ROLES order.
 ROLE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#999999", "#CC79A7", "#F0E442")
 # The roles' names as a reader sees them (ROLES, marked for the catalog), and the short ones written in the cells.
@@ -108,7 +115,7 @@ def role_map(
     names = ("previous", "next", "self", "sink", "broad")
     hover = [
         [
-            f"L{layer + 1} H{head + 1}: {translate(ROLE_NAMES[roles.roles[layer][head]])}<br>"
+            f"{_head_name(layer, head, translate)}: {translate(ROLE_NAMES[roles.roles[layer][head]])}<br>"
             + scores_line.format(**dict(zip(names, roles.table[layer][head], strict=True)))
             for head in range(n_heads)
         ]
@@ -238,10 +245,14 @@ def roles_over_training(
     at_step = translate(N_("step {step:,} · {head}: {role}"))
     hover = [
         [
-            at_step.format(step=step, head=row, role=translate(ROLE_NAMES[r.roles[i // n_heads][i % n_heads]]))
+            at_step.format(
+                step=step,
+                head=_head_name(i // n_heads, i % n_heads, translate),
+                role=translate(ROLE_NAMES[r.roles[i // n_heads][i % n_heads]]),
+            )
             for step, r in zip(steps, roles, strict=True)
         ]
-        for i, row in enumerate(rows)
+        for i in range(len(rows))
     ]
     k = len(ROLES)
     trace = {
@@ -322,7 +333,7 @@ def head_picker(
         },
         "hovertext": [
             translate(N_("{head}: {role} (knocked out)") if (layer, head) in knocked else N_("{head}: {role}")).format(
-                head=f"L{layer + 1} H{head + 1}", role=translate(ROLE_NAMES[role])
+                head=_head_name(layer, head, translate), role=translate(ROLE_NAMES[role])
             )
             for (layer, head), role in zip(heads, role_of, strict=True)
         ],
