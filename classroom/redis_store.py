@@ -1,0 +1,241 @@
+"""A class kept in Redis: several machines (or several `deploy/serve.py` instances) share one class.
+
+Five keys a class, all named `attention:class:{CODE}:…` (the braces keep them on one node of a Redis Cluster) and
+all expiring IDLE_SECONDS after the class's last write (every write sets the TTL again):
+    meta       hash: key_hash, number, revealed, ended
+    questions  hash: number → the question's JSON
+    tallies    hash: number → a closed question's counts as JSON (written at next_question and end)
+    answers    hash: student → answer, the current question only
+    names      hash: student → display name
+An answer is one Lua script (check the state, store it, refresh the TTLs: atomic on the server); the teacher's moves
+are WATCH/MULTI/EXEC transactions, retried if a student's answer lands in between.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from typing import Any
+
+import redis
+
+from classroom.rules import (
+    IDLE_SECONDS,
+    ClassEnded,
+    ClassNotFound,
+    ClassStatus,
+    Clock,
+    check_answer,
+    check_key,
+    check_name,
+    check_student,
+    new_code,
+    new_teacher_key,
+    normalise_code,
+    question_json,
+    summary_row,
+    tally_of,
+)
+
+PREFIX = "attention:class:"
+PARTS = ("meta", "questions", "tallies", "answers", "names")
+
+# KEYS: the five parts; ARGV: key_hash, question JSON, ttl in ms. 1 if made, 0 if the code is taken.
+CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'key_hash', ARGV[1], 'number', 1, 'revealed', 0, 'ended', 0)
+redis.call('HSET', KEYS[2], 1, ARGV[2])
+for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[3]) end
+return 1
+"""
+
+# KEYS: the five parts; ARGV: student, answer, name or '', the question number the answer was checked against,
+# ttl in ms. 1 stored, 0 revealed or ended, -1 no such class, -2 the question changed meanwhile (check again).
+ANSWER = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+local state = redis.call('HMGET', KEYS[1], 'number', 'revealed', 'ended')
+if state[2] == '1' or state[3] == '1' then return 0 end
+if state[1] ~= ARGV[4] then return -2 end
+redis.call('HSET', KEYS[4], ARGV[1], ARGV[2])
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[5], ARGV[1], ARGV[3]) end
+for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
+return 1
+"""
+
+# KEYS: meta, questions, answers. false for no class, else {number, revealed, ended, question JSON, answers}.
+STATE = """
+local state = redis.call('HMGET', KEYS[1], 'number', 'revealed', 'ended')
+if not state[1] then return false end
+return {state[1], state[2], state[3], redis.call('HGET', KEYS[2], state[1]) or '', redis.call('HLEN', KEYS[3])}
+"""
+
+
+class RedisStore:
+    """The ClassStore contract (classroom/store.py) over a Redis server at `url` (redis://host:port/0)."""
+
+    def __init__(self, url: str, *, clock: Clock = time.time, idle_seconds: float = IDLE_SECONDS) -> None:
+        self.client = redis.Redis.from_url(url, decode_responses=True)
+        self.clock = clock  # unused: keys expire by the server's clock; kept so both stores open alike
+        self.ttl_ms = max(1, math.ceil(idle_seconds * 1000))
+        self._create = self.client.register_script(CREATE)
+        self._answer = self.client.register_script(ANSWER)
+        self._state = self.client.register_script(STATE)
+
+    def __repr__(self) -> str:
+        return f"RedisStore({self.client!r})"
+
+    def create(self, question: dict[str, Any]) -> tuple[str, str]:
+        text = question_json(question)
+        key, key_hash = new_teacher_key()
+        while True:  # a taken code (1 in millions) draws again
+            code = new_code()
+            if self._create(keys=self._keys(code), args=[key_hash, text, self.ttl_ms]) == 1:
+                return code, key
+
+    def question(self, code: str) -> dict[str, Any]:
+        return self._open(code)[1]
+
+    def answer(self, code: str, student: str, answer: str, name: str | None = None) -> bool:
+        student, name = check_student(student), check_name(name)
+        while True:
+            code, number, revealed, ended, question, _ = self._read(code)
+            if ended or revealed:
+                return False
+            answer = check_answer(answer, question)
+            args: list[str | int] = [student, answer, name or "", number, self.ttl_ms]
+            stored = self._answer(keys=self._keys(code), args=args)
+            if stored == -1:
+                raise ClassNotFound(code)
+            if stored != -2:  # -2: the teacher moved on between the check and the write; check the new question
+                return bool(stored == 1)
+
+    def tally(self, code: str) -> dict[str, int]:
+        code = self._open(code)[0]
+        return tally_of(_texts(self.client.hvals(self._key(code, "answers"))))
+
+    def reveal(self, code: str, teacher_key: str) -> None:
+        def reveal(pipe: redis.client.Pipeline) -> None:
+            self._teacher(pipe, code, teacher_key)
+            pipe.multi()
+            pipe.hset(self._key(code, "meta"), "revealed", 1)
+            self._expire(pipe, code)
+
+        code = self._open(code)[0]
+        self.client.transaction(reveal, self._key(code, "meta"))
+
+    def revealed(self, code: str) -> bool:
+        return self._open(code)[2]
+
+    def end(self, code: str, teacher_key: str) -> None:
+        def end(pipe: redis.client.Pipeline) -> None:
+            meta = self._teacher(pipe, code, teacher_key, ended_ok=True)
+            if meta["ended"] == "1":
+                return
+            tally = tally_of(_texts(pipe.hvals(self._key(code, "answers"))))
+            pipe.multi()
+            pipe.hset(self._key(code, "tallies"), meta["number"], json.dumps(tally, ensure_ascii=False))
+            pipe.delete(self._key(code, "answers"), self._key(code, "names"))
+            pipe.hset(self._key(code, "meta"), "ended", 1)
+            self._expire(pipe, code)
+
+        code = normalise_code(code)
+        self.client.transaction(end, self._key(code, "meta"), self._key(code, "answers"))
+
+    def next_question(self, code: str, teacher_key: str, question: dict[str, Any]) -> int:
+        text = question_json(question)
+
+        def move(pipe: redis.client.Pipeline) -> int:
+            meta = self._teacher(pipe, code, teacher_key)
+            tally = tally_of(_texts(pipe.hvals(self._key(code, "answers"))))
+            number = int(meta["number"]) + 1
+            pipe.multi()
+            pipe.hset(self._key(code, "tallies"), meta["number"], json.dumps(tally, ensure_ascii=False))
+            pipe.delete(self._key(code, "answers"))
+            pipe.hset(self._key(code, "questions"), number, text)
+            pipe.hset(self._key(code, "meta"), mapping={"number": number, "revealed": 0})
+            self._expire(pipe, code)
+            return number
+
+        code = self._open(code)[0]
+        watched = (self._key(code, "meta"), self._key(code, "answers"))
+        moved = self.client.transaction(move, *watched, value_from_callable=True)  # type: ignore[arg-type]
+        return int(moved)  # type: ignore[arg-type]
+
+    def status(self, code: str) -> ClassStatus:
+        code, number, revealed, ended, question, count = self._read(code)
+        if ended:
+            return ClassStatus(number, revealed, True, 0, {})
+        return ClassStatus(number, revealed, False, count, question)
+
+    def my_answer(self, code: str, student: str) -> str | None:
+        code = self._open(code)[0]
+        found = self.client.hget(self._key(code, "answers"), student)
+        return str(found) if found is not None else None
+
+    def named(self, code: str, teacher_key: str) -> int:
+        code = normalise_code(code)
+        self._teacher(self.client, code, teacher_key, ended_ok=True)
+        return int(self.client.hlen(self._key(code, "names")))
+
+    def summary(self, code: str, teacher_key: str) -> list[dict[str, Any]]:
+        code = normalise_code(code)
+        with self.client.pipeline() as pipe:  # MULTI/EXEC: one moment of the class
+            pipe.hgetall(self._key(code, "meta"))
+            pipe.hgetall(self._key(code, "questions"))
+            pipe.hgetall(self._key(code, "tallies"))
+            pipe.hvals(self._key(code, "answers"))
+            meta, questions, tallies, answers = pipe.execute()
+        if not meta:
+            raise ClassNotFound(code)
+        check_key(code, teacher_key, meta["key_hash"])
+        return [
+            summary_row(int(n), json.loads(questions[n]), json.loads(tallies[n]) if n in tallies else tally_of(answers))
+            for n in sorted(questions, key=int)
+        ]
+
+    # Keys and reads -------------------------------------------------------------------------------------------
+
+    def _key(self, code: str, part: str) -> str:
+        return f"{PREFIX}{{{code}}}:{part}"
+
+    def _keys(self, code: str) -> list[str]:
+        return [self._key(code, part) for part in PARTS]
+
+    def _expire(self, pipe: redis.client.Pipeline, code: str) -> None:
+        for key in self._keys(code):
+            pipe.pexpire(key, self.ttl_ms)
+
+    def _read(self, typed: str) -> tuple[str, int, bool, bool, dict[str, Any], int]:
+        """(code, question number, revealed, ended, question, answers) read at one moment."""
+        code = normalise_code(typed)
+        found = self._state(keys=[self._key(code, p) for p in ("meta", "questions", "answers")])
+        if not found:
+            raise ClassNotFound(code)
+        number, revealed, ended, question, count = found
+        question = json.loads(question) if question else {}
+        return code, int(number), revealed == "1", ended == "1", question, int(count)
+
+    def _open(self, typed: str) -> tuple[str, dict[str, Any], bool]:
+        """(code, question, revealed) of a class that is neither unknown nor ended."""
+        code, _, revealed, ended, question, _ = self._read(typed)
+        if ended:
+            raise ClassEnded(code)
+        return code, question, revealed
+
+    def _teacher(
+        self, client: redis.Redis | redis.client.Pipeline, code: str, teacher_key: str, ended_ok: bool = False
+    ) -> dict[str, str]:
+        """The class's meta once the teacher key is checked (under WATCH when `client` is a pipeline)."""
+        meta: dict[str, str] = client.hgetall(self._key(code, "meta"))  # type: ignore[assignment]
+        if not meta:
+            raise ClassNotFound(code)
+        if meta["ended"] == "1" and not ended_ok:
+            raise ClassEnded(code)
+        check_key(code, teacher_key, meta["key_hash"])
+        return meta
+
+
+def _texts(values: list[Any]) -> list[str]:
+    """A reply's values as text (the client decodes them; the types say bytes or str)."""
+    return [str(value) for value in values]

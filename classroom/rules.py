@@ -1,0 +1,158 @@
+"""What every store holds to, whatever keeps the class: codes, teacher keys, what a question and an answer may be,
+the errors a page shows, and how long an idle class lives.
+
+The stores (sqlite_store.py, redis_store.py) differ only in where they keep things; every check a student's or a
+teacher's input goes through is here, once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+# Codes are read off a projector and typed on a phone: no 0/O, 1/I/L, 2/Z, 5/S, 8/B, U/V (23 symbols; 23⁵ ≈ 6.4
+# million codes, so a guessed code almost never opens a class, and limits.py makes guessing slow anyway).
+CODE_ALPHABET = "ACDEFGHJKMNPQRTWXY34679"
+CODE_LENGTH = 5
+IDLE_SECONDS = 12 * 60 * 60  # a class no one has written to for 12 hours is deleted, students and all
+NAME_LENGTH = 20  # a student's optional display name, in characters after stripping
+ANSWER_LENGTH = 200  # a word picked (or a share written as text): generous, still small
+STUDENT_LENGTH = 100  # the app's opaque per-session id (secrets.token_urlsafe(16) is 22 characters)
+QUESTION_BYTES = 16_000  # a question dict as JSON: a quiz link, a sentence, choices, a prompt
+
+Clock = Callable[[], float]  # seconds since the epoch; time.time, or a test's hand-turned clock
+
+
+class ClassNotFound(LookupError):  # noqa: N818 (the name issue 26 gives it)
+    """No open class has this code: mistyped, expired, or never made. str(error) is a sentence a page can show."""
+
+    def __init__(self, code: str, why: str = "") -> None:
+        self.code = code
+        super().__init__(why or f"There is no class with the code {code!r}: check the code on the teacher's screen.")
+
+
+class ClassEnded(ClassNotFound):
+    """The class existed and the teacher ended it (a ClassNotFound, so a page that catches one catches both)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code, f"The class {code} has ended.")
+
+
+@dataclass(frozen=True)
+class ClassStatus:
+    """Where a class stands, as any student may see it: the question, its number, whether it is revealed or the
+    class ended, and how many answered it (a count; never who)."""
+
+    question_number: int  # 1 for the first question, +1 at each next_question
+    revealed: bool
+    ended: bool
+    answers: int  # answers to the current question (0 once ended: the answers are deleted)
+    question: dict[str, Any]  # the current question as the teacher gave it ({} once ended)
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalise_code(typed: object) -> str:
+    """A code as a student types it ("  acd-ef ") → "ACDEF"; anything that cannot be a code raises ClassNotFound."""
+    text = "".join(str(typed).split()).replace("-", "").upper() if isinstance(typed, str) else ""
+    if len(text) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in text):
+        shown = str(typed)[:20] if isinstance(typed, str) else type(typed).__name__
+        raise ClassNotFound(
+            shown,
+            f"{shown!r} is not a class code: a code is {CODE_LENGTH} letters and digits from the teacher's screen.",
+        )
+    return text
+
+
+def new_teacher_key() -> tuple[str, str]:
+    """A teacher key and the hash the store keeps (the key itself is never stored)."""
+    key = secrets.token_urlsafe(24)
+    return key, hash_key(key)
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def check_key(code: str, given: object, stored_hash: str) -> None:
+    """PermissionError unless `given` is the class's teacher key (compared in constant time)."""
+    given_hash = hash_key(given) if isinstance(given, str) else ""
+    if not hmac.compare_digest(given_hash.encode(), stored_hash.encode()):
+        raise PermissionError(f"Only the teacher who started class {code} can do that.")
+
+
+def question_json(question: object) -> str:
+    """A question dict as the JSON the store keeps; ValueError when it is not a dict of JSON values, is too long, or
+    has "choices" that are not a non-empty list of words."""
+    if not isinstance(question, dict) or not all(isinstance(k, str) for k in question):
+        raise ValueError(f"A question is a dict with text keys, not {type(question).__name__}.")
+    choices = question.get("choices")
+    if choices is not None and (
+        not isinstance(choices, list) or not choices or not all(isinstance(c, str) and c for c in choices)
+    ):
+        raise ValueError("A question's 'choices' must be a non-empty list of words.")
+    try:
+        text = json.dumps(question, ensure_ascii=False, allow_nan=False, sort_keys=True)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"A question must hold only text, numbers, lists and dicts: {error}") from None
+    if len(text.encode()) > QUESTION_BYTES:
+        raise ValueError(f"The question is too long ({len(text.encode())} bytes; at most {QUESTION_BYTES}).")
+    return text
+
+
+def check_student(student: object) -> str:
+    if not isinstance(student, str) or not 0 < len(student) <= STUDENT_LENGTH:
+        raise ValueError(f"A student id is text of 1 to {STUDENT_LENGTH} characters.")
+    return student
+
+
+def check_answer(answer: object, question: dict[str, Any]) -> str:
+    """The answer as stored; ValueError when it is empty, too long, or not one of the question's choices."""
+    if not isinstance(answer, str) or not answer.strip():
+        raise ValueError("An answer is a word: it cannot be empty.")
+    if len(answer) > ANSWER_LENGTH:
+        raise ValueError(f"An answer is at most {ANSWER_LENGTH} characters.")
+    choices = question.get("choices")
+    if isinstance(choices, list) and answer not in choices:
+        raise ValueError(f"{answer[:40]!r} is not one of this question's choices.")
+    return answer
+
+
+def check_name(name: object) -> str | None:
+    """A display name stripped, or None for none given; ValueError when longer than NAME_LENGTH characters."""
+    if name is None:
+        return None
+    if not isinstance(name, str):
+        raise ValueError("A name is text.")
+    stripped = name.strip()
+    if len(stripped) > NAME_LENGTH:
+        raise ValueError(f"A name is at most {NAME_LENGTH} characters ({len(stripped)} given).")
+    if any(not ch.isprintable() for ch in stripped):
+        raise ValueError("A name cannot hold control characters.")
+    return stripped or None
+
+
+def tally_of(answers: list[str]) -> dict[str, int]:
+    """How many picked each answer, most picked first (ties alphabetically, so every store orders them alike)."""
+    counts: dict[str, int] = {}
+    for answer in answers:
+        counts[answer] = counts.get(answer, 0) + 1
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+def summary_row(number: int, question: dict[str, Any], tally: dict[str, int]) -> dict[str, Any]:
+    """One question of a class's summary: what was asked, the class's tally, the model's answer (no students)."""
+    return {
+        "number": number,
+        "question": question,
+        "tally": tally,
+        "answers": sum(tally.values()),
+        "model_answer": question.get("model_answer"),
+    }

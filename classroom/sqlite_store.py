@@ -1,0 +1,252 @@
+"""A class kept in one SQLite file: one machine, any number of app processes and threads, nothing to install.
+
+WAL mode lets students' reads go on while one answer is written; every write is one `BEGIN IMMEDIATE` transaction
+with synchronous=FULL, so an answer acknowledged with True is on disk before `answer` returns, and a killed process
+loses none. A connection lives for one call (Streamlit serves sessions on threads; sqlite3 connections must not be
+shared across them, and opening one costs well under a millisecond).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
+from typing import Any
+
+from classroom.rules import (
+    IDLE_SECONDS,
+    ClassEnded,
+    ClassNotFound,
+    ClassStatus,
+    Clock,
+    check_answer,
+    check_key,
+    check_name,
+    check_student,
+    new_code,
+    new_teacher_key,
+    normalise_code,
+    question_json,
+    summary_row,
+)
+
+BUSY_MS = 10_000  # how long a write waits for another process's write before giving up
+PURGE_EVERY = 600.0  # seconds between sweeps for idle classes (besides the sweep at each create)
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS classes (
+    code TEXT PRIMARY KEY, key_hash TEXT NOT NULL, number INTEGER NOT NULL,
+    revealed INTEGER NOT NULL, ended INTEGER NOT NULL, touched REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS questions (  -- tally: the question's counts as JSON, once it is closed; NULL while open
+    code TEXT NOT NULL, number INTEGER NOT NULL, question TEXT NOT NULL, tally TEXT, PRIMARY KEY (code, number)
+);
+CREATE TABLE IF NOT EXISTS answers (  -- the current question's answers only
+    code TEXT NOT NULL, student TEXT NOT NULL, answer TEXT NOT NULL, PRIMARY KEY (code, student)
+);
+CREATE TABLE IF NOT EXISTS names (code TEXT NOT NULL, student TEXT NOT NULL, name TEXT NOT NULL,
+    PRIMARY KEY (code, student));
+"""
+
+
+class SqliteStore:
+    """The ClassStore contract (classroom/store.py) over a SQLite file at `path`."""
+
+    def __init__(self, path: str | Path, *, clock: Clock = time.time, idle_seconds: float = IDLE_SECONDS) -> None:
+        self.path = Path(path)
+        self.clock = clock
+        self.idle_seconds = idle_seconds
+        self._last_purge = float("-inf")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with closing(self._connect()) as connection:
+            connection.execute("PRAGMA journal_mode=WAL")  # kept in the file: once is enough
+            connection.executescript(SCHEMA)
+
+    def __repr__(self) -> str:
+        return f"SqliteStore({str(self.path)!r})"
+
+    # The contract ---------------------------------------------------------------------------------------------
+
+    def create(self, question: dict[str, Any]) -> tuple[str, str]:
+        text = question_json(question)
+        key, key_hash = new_teacher_key()
+        with self._write() as db:
+            self._purge(db, force=True)
+            while True:  # a new code almost always; a taken one (1 in millions) draws again
+                code = new_code()
+                taken = db.execute("SELECT 1 FROM classes WHERE code = ?", (code,)).fetchone()
+                if not taken:
+                    break
+            db.execute("INSERT INTO classes VALUES (?, ?, 1, 0, 0, ?)", (code, key_hash, self.clock()))
+            db.execute("INSERT INTO questions VALUES (?, 1, ?, NULL)", (code, text))
+        return code, key
+
+    def question(self, code: str) -> dict[str, Any]:
+        with self._read() as db:
+            code, row = self._open_class(db, code)
+            return self._question(db, code, row["number"])
+
+    def answer(self, code: str, student: str, answer: str, name: str | None = None) -> bool:
+        student, name = check_student(student), check_name(name)
+        with self._write() as db:
+            code, row = self._class(db, code)
+            if row["ended"] or row["revealed"]:
+                return False
+            answer = check_answer(answer, self._question(db, code, row["number"]))
+            db.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)", (code, student, answer))
+            if name is not None:
+                db.execute("INSERT OR REPLACE INTO names VALUES (?, ?, ?)", (code, student, name))
+            self._touch(db, code)
+        return True  # only here, after _write committed
+
+    def tally(self, code: str) -> dict[str, int]:
+        with self._read() as db:
+            code, _ = self._open_class(db, code)
+            return self._tally(db, code)
+
+    def reveal(self, code: str, teacher_key: str) -> None:
+        with self._write() as db:
+            code, row = self._open_class(db, code)
+            check_key(code, teacher_key, row["key_hash"])
+            db.execute("UPDATE classes SET revealed = 1 WHERE code = ?", (code,))
+            self._touch(db, code)
+
+    def revealed(self, code: str) -> bool:
+        with self._read() as db:
+            return bool(self._open_class(db, code)[1]["revealed"])
+
+    def end(self, code: str, teacher_key: str) -> None:
+        with self._write() as db:
+            code, row = self._class(db, code)
+            check_key(code, teacher_key, row["key_hash"])
+            if row["ended"]:
+                return
+            self._close_question(db, code, row["number"])
+            db.execute("DELETE FROM names WHERE code = ?", (code,))
+            db.execute("UPDATE classes SET ended = 1 WHERE code = ?", (code,))
+            self._touch(db, code)
+
+    def next_question(self, code: str, teacher_key: str, question: dict[str, Any]) -> int:
+        text = question_json(question)
+        with self._write() as db:
+            code, row = self._open_class(db, code)
+            check_key(code, teacher_key, row["key_hash"])
+            self._close_question(db, code, row["number"])
+            number = row["number"] + 1
+            db.execute("INSERT INTO questions VALUES (?, ?, ?, NULL)", (code, number, text))
+            db.execute("UPDATE classes SET number = ?, revealed = 0 WHERE code = ?", (number, code))
+            self._touch(db, code)
+        return number
+
+    def status(self, code: str) -> ClassStatus:
+        with self._read() as db:
+            code, row = self._class(db, code)
+            if row["ended"]:
+                return ClassStatus(row["number"], bool(row["revealed"]), True, 0, {})
+            (count,) = db.execute("SELECT COUNT(*) FROM answers WHERE code = ?", (code,)).fetchone()
+            question = self._question(db, code, row["number"])
+            return ClassStatus(row["number"], bool(row["revealed"]), False, count, question)
+
+    def my_answer(self, code: str, student: str) -> str | None:
+        with self._read() as db:
+            code, _ = self._open_class(db, code)
+            found = db.execute("SELECT answer FROM answers WHERE code = ? AND student = ?", (code, student)).fetchone()
+            return found[0] if found else None
+
+    def named(self, code: str, teacher_key: str) -> int:
+        with self._read() as db:
+            code, row = self._class(db, code)
+            check_key(code, teacher_key, row["key_hash"])
+            return int(db.execute("SELECT COUNT(*) FROM names WHERE code = ?", (code,)).fetchone()[0])
+
+    def summary(self, code: str, teacher_key: str) -> list[dict[str, Any]]:
+        with self._read() as db:
+            code, row = self._class(db, code)
+            check_key(code, teacher_key, row["key_hash"])
+            found = db.execute("SELECT number, question, tally FROM questions WHERE code = ? ORDER BY number", (code,))
+            return [
+                summary_row(n, json.loads(q), json.loads(t) if t is not None else self._tally(db, code))
+                for n, q, t in found.fetchall()
+            ]
+
+    # Transactions ---------------------------------------------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        # isolation_level=None: no implicit transactions; _write and _read say BEGIN themselves.
+        connection = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
+        connection.row_factory = sqlite3.Row
+        connection.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+        connection.execute("PRAGMA synchronous = FULL")  # a commit is on disk (the WAL fsynced) when it returns
+        return connection
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taking the write lock at once (no deadlock between two readers turned writers);
+        committed when the block ends, rolled back when it raises."""
+        with closing(self._connect()) as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                self._purge(db)  # every PURGE_EVERY seconds, in the same transaction
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction: every query in the block sees the same moment."""
+        with closing(self._connect()) as db:
+            db.execute("BEGIN")
+            try:
+                yield db
+            finally:
+                db.execute("COMMIT")
+
+    # Rows -----------------------------------------------------------------------------------------------------
+
+    def _class(self, db: sqlite3.Connection, typed: str) -> tuple[str, sqlite3.Row]:
+        """The class's row (ended or not); ClassNotFound when there is none or it has idled out."""
+        code = normalise_code(typed)
+        row = db.execute("SELECT * FROM classes WHERE code = ?", (code,)).fetchone()
+        if row is None or row["touched"] + self.idle_seconds <= self.clock():
+            raise ClassNotFound(code)
+        return code, row
+
+    def _open_class(self, db: sqlite3.Connection, typed: str) -> tuple[str, sqlite3.Row]:
+        code, row = self._class(db, typed)
+        if row["ended"]:
+            raise ClassEnded(code)
+        return code, row
+
+    def _question(self, db: sqlite3.Connection, code: str, number: int) -> dict[str, Any]:
+        found = db.execute("SELECT question FROM questions WHERE code = ? AND number = ?", (code, number)).fetchone()
+        return dict(json.loads(found[0]))
+
+    def _tally(self, db: sqlite3.Connection, code: str) -> dict[str, int]:
+        counts = db.execute(
+            "SELECT answer, COUNT(*) AS n FROM answers WHERE code = ? GROUP BY answer ORDER BY n DESC, answer", (code,)
+        )
+        return {answer: n for answer, n in counts.fetchall()}
+
+    def _close_question(self, db: sqlite3.Connection, code: str, number: int) -> None:
+        """The current question's answers reduced to its tally; the answers themselves deleted."""
+        tally = json.dumps(self._tally(db, code), ensure_ascii=False)
+        db.execute("UPDATE questions SET tally = ? WHERE code = ? AND number = ?", (tally, code, number))
+        db.execute("DELETE FROM answers WHERE code = ?", (code,))
+
+    def _touch(self, db: sqlite3.Connection, code: str) -> None:
+        db.execute("UPDATE classes SET touched = ? WHERE code = ?", (self.clock(), code))
+
+    def _purge(self, db: sqlite3.Connection, force: bool = False) -> None:
+        """Delete every class idle for idle_seconds: its row, questions, answers and names."""
+        now = self.clock()
+        if not force and now - self._last_purge < PURGE_EVERY:
+            return
+        self._last_purge = now
+        idle = "SELECT code FROM classes WHERE touched <= ?"
+        for table in ("answers", "names", "questions", "classes"):
+            db.execute(f"DELETE FROM {table} WHERE code IN ({idle})", (now - self.idle_seconds,))
