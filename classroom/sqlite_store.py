@@ -73,8 +73,7 @@ class SqliteStore:
     def create(self, question: dict[str, Any]) -> tuple[str, str]:
         text = question_json(question)
         key, key_hash = new_teacher_key()
-        with self._write() as db:
-            self._purge(db, force=True)
+        with self._write(purge=True) as db:
             while True:  # a new code almost always; a taken one (1 in millions) draws again
                 code = new_code()
                 taken = db.execute("SELECT 1 FROM classes WHERE code = ?", (code,)).fetchone()
@@ -128,6 +127,7 @@ class SqliteStore:
             db.execute("DELETE FROM names WHERE code = ?", (code,))
             db.execute("UPDATE classes SET ended = 1 WHERE code = ?", (code,))
             self._touch(db, code)
+        self._checkpoint()
 
     def next_question(self, code: str, teacher_key: str, question: dict[str, Any]) -> int:
         text = question_json(question)
@@ -180,21 +180,31 @@ class SqliteStore:
         connection.row_factory = sqlite3.Row
         connection.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
         connection.execute("PRAGMA synchronous = FULL")  # a commit is on disk (the WAL fsynced) when it returns
+        connection.execute("PRAGMA secure_delete = ON")  # a deleted answer or name is overwritten, not left in the file
         return connection
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _write(self, purge: bool = False) -> Iterator[sqlite3.Connection]:
         """One write transaction, taking the write lock at once (no deadlock between two readers turned writers);
-        committed when the block ends, rolled back when it raises."""
+        committed when the block ends, rolled back when it raises. Idle classes are purged in it when `purge` or
+        every PURGE_EVERY seconds."""
         with closing(self._connect()) as db:
             db.execute("BEGIN IMMEDIATE")
             try:
                 yield db
-                self._purge(db)  # every PURGE_EVERY seconds, in the same transaction
+                purged = self._purge(db, force=purge)
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
+        if purged:
+            self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        """Copy the WAL into the file and empty it, so that what a delete overwrote is not still in the WAL's older
+        frames (best effort: a reader still looking at an older moment keeps those frames until it ends)."""
+        with closing(self._connect()) as db:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
@@ -241,12 +251,13 @@ class SqliteStore:
     def _touch(self, db: sqlite3.Connection, code: str) -> None:
         db.execute("UPDATE classes SET touched = ? WHERE code = ?", (self.clock(), code))
 
-    def _purge(self, db: sqlite3.Connection, force: bool = False) -> None:
-        """Delete every class idle for idle_seconds: its row, questions, answers and names."""
+    def _purge(self, db: sqlite3.Connection, force: bool = False) -> bool:
+        """Delete every class idle for idle_seconds: its row, questions, answers and names. True if any was."""
         now = self.clock()
         if not force and now - self._last_purge < PURGE_EVERY:
-            return
+            return False
         self._last_purge = now
         idle = "SELECT code FROM classes WHERE touched <= ?"
         for table in ("answers", "names", "questions", "classes"):
-            db.execute(f"DELETE FROM {table} WHERE code IN ({idle})", (now - self.idle_seconds,))
+            deleted = db.execute(f"DELETE FROM {table} WHERE code IN ({idle})", (now - self.idle_seconds,))
+        return deleted.rowcount > 0
