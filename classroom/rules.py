@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from classroom.words import N_, Worded
+
 # Codes are read off a projector and typed on a phone: no 0/O, 1/I/L, 2/Z, 5/S, 8/B, U/V (23 symbols; 23⁵ ≈ 6.4
 # million codes, so a guessed code almost never opens a class, and limits.py makes guessing slow anyway).
 CODE_ALPHABET = "ACDEFGHJKMNPQRTWXY34679"
@@ -31,16 +33,19 @@ Clock = Callable[[], float]  # seconds since the epoch; time.time, or a test's h
 class ClassNotFound(LookupError):  # noqa: N818 (the name issue 26 gives it)
     """No open class has this code: mistyped, expired, or never made. str(error) is a sentence a page can show."""
 
-    def __init__(self, code: str, why: str = "") -> None:
+    def __init__(self, code: str, why: Worded | None = None) -> None:
         self.code = code
-        super().__init__(why or f"There is no class with the code {code!r}: check the code on the teacher's screen.")
+        super().__init__(
+            why
+            or Worded(N_("There is no class with the code {code}: check the code on the teacher's screen."), code=code)
+        )
 
 
 class ClassEnded(ClassNotFound):
     """The class existed and the teacher ended it (a ClassNotFound, so a page that catches one catches both)."""
 
     def __init__(self, code: str) -> None:
-        super().__init__(code, f"The class {code} has ended.")
+        super().__init__(code, Worded(N_("The class {code} has ended."), code=code))
 
 
 @dataclass(frozen=True)
@@ -64,10 +69,8 @@ def normalise_code(typed: object) -> str:
     text = "".join(str(typed).split()).replace("-", "").upper() if isinstance(typed, str) else ""
     if len(text) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in text):
         shown = str(typed)[:20] if isinstance(typed, str) else type(typed).__name__
-        raise ClassNotFound(
-            shown,
-            f"{shown!r} is not a class code: a code is {CODE_LENGTH} letters and digits from the teacher's screen.",
-        )
+        why = N_("“{typed}” is not a class code: a code is {length} letters and digits from the teacher's screen.")
+        raise ClassNotFound(shown, Worded(why, typed=shown, length=CODE_LENGTH))
     return text
 
 
@@ -85,43 +88,45 @@ def check_key(code: str, given: object, stored_hash: str) -> None:
     """PermissionError unless `given` is the class's teacher key (compared in constant time)."""
     given_hash = hash_key(given) if isinstance(given, str) else ""
     if not hmac.compare_digest(given_hash.encode(), stored_hash.encode()):
-        raise PermissionError(f"Only the teacher who started class {code} can do that.")
+        raise PermissionError(Worded(N_("Only the teacher who started class {code} can do that."), code=code))
 
 
 def question_json(question: object) -> str:
     """A question dict as the JSON the store keeps; ValueError when it is not a dict of JSON values, is too long, or
     has "choices" that are not a non-empty list of words."""
     if not isinstance(question, dict) or not all(isinstance(k, str) for k in question):
-        raise ValueError(f"A question is a dict with text keys, not {type(question).__name__}.")
+        raise ValueError(Worded(N_("A question is a dict with text keys, not {kind}."), kind=type(question).__name__))
     choices = question.get("choices")
     if choices is not None and (
         not isinstance(choices, list) or not choices or not all(isinstance(c, str) and c for c in choices)
     ):
-        raise ValueError("A question's 'choices' must be a non-empty list of words.")
+        raise ValueError(Worded(N_("A question's 'choices' must be a non-empty list of words.")))
     try:
         text = json.dumps(question, ensure_ascii=False, allow_nan=False, sort_keys=True)
     except (TypeError, ValueError) as error:
-        raise ValueError(f"A question must hold only text, numbers, lists and dicts: {error}") from None
+        why = N_("A question must hold only text, numbers, lists and dicts: {error}")
+        raise ValueError(Worded(why, error=str(error))) from None
     if len(text.encode()) > QUESTION_BYTES:
-        raise ValueError(f"The question is too long ({len(text.encode())} bytes; at most {QUESTION_BYTES}).")
+        why = N_("The question is too long ({size} bytes; at most {most}).")
+        raise ValueError(Worded(why, size=len(text.encode()), most=QUESTION_BYTES))
     return text
 
 
 def check_student(student: object) -> str:
     if not isinstance(student, str) or not 0 < len(student) <= STUDENT_LENGTH:
-        raise ValueError(f"A student id is text of 1 to {STUDENT_LENGTH} characters.")
+        raise ValueError(Worded(N_("A student id is text of 1 to {most} characters."), most=STUDENT_LENGTH))
     return student
 
 
 def check_answer(answer: object, question: dict[str, Any]) -> str:
     """The answer as stored; ValueError when it is empty, too long, or not one of the question's choices."""
     if not isinstance(answer, str) or not answer.strip():
-        raise ValueError("An answer is a word: it cannot be empty.")
+        raise ValueError(Worded(N_("An answer is a word: it cannot be empty.")))
     if len(answer) > ANSWER_LENGTH:
-        raise ValueError(f"An answer is at most {ANSWER_LENGTH} characters.")
+        raise ValueError(Worded(N_("An answer is at most {most} characters."), most=ANSWER_LENGTH))
     choices = question.get("choices")
     if isinstance(choices, list) and answer not in choices:
-        raise ValueError(f"{answer[:40]!r} is not one of this question's choices.")
+        raise ValueError(Worded(N_("“{answer}” is not one of this question's choices."), answer=answer[:40]))
     return answer
 
 
@@ -130,12 +135,13 @@ def check_name(name: object) -> str | None:
     if name is None:
         return None
     if not isinstance(name, str):
-        raise ValueError("A name is text.")
+        raise ValueError(Worded(N_("A name is text.")))
     stripped = name.strip()
     if len(stripped) > NAME_LENGTH:
-        raise ValueError(f"A name is at most {NAME_LENGTH} characters ({len(stripped)} given).")
+        why = N_("A name is at most {most} characters ({given} given).")
+        raise ValueError(Worded(why, most=NAME_LENGTH, given=len(stripped)))
     if any(not ch.isprintable() for ch in stripped):
-        raise ValueError("A name cannot hold control characters.")
+        raise ValueError(Worded(N_("A name cannot hold control characters.")))
     return stripped or None
 
 
