@@ -56,7 +56,7 @@ class JoinLimiter:
         self.misses.append(self.clock())
 
     def join(self, typed: str, look_up: Callable[[str], object]) -> str:
-        """The normalised code once `look_up(code)` (e.g. store.status) finds the class. A ClassNotFound it (or a
+        """The normalised code once `look_up(code)` (e.g. store.question) finds the class. A ClassNotFound it (or a
         malformed code) raises counts as a wrong code and goes on up (an ended class does not count);
         TooManyWrongCodesError while this session must wait (nothing is looked up then)."""
         self.check()

@@ -26,25 +26,25 @@ def test_five_wrong_codes_a_minute_then_a_wait_that_says_how_long(tmp_path: Path
     wrong = "ACDEF" if code != "ACDEF" else "ACDEG"
     for typed in (wrong, "nope", "", wrong, "00000"):  # malformed codes count too
         with pytest.raises(ClassNotFound):
-            limiter.join(typed, store.status)
+            limiter.join(typed, store.question)
         clock.now += 5  # five tries, 5 s apart
     with pytest.raises(TooManyWrongCodesError, match="wait 35 s") as waiting:
-        limiter.join(code, store.status)  # even the right code waits: nothing is looked up
+        limiter.join(code, store.question)  # even the right code waits: nothing is looked up
     assert waiting.value.seconds == 35
     clock.now += 34.5
     with pytest.raises(TooManyWrongCodesError, match="wait 1 s"):
         limiter.check()
     clock.now += 0.5  # the first wrong code is a minute old: one more try
-    assert limiter.join(f" {code.lower()} ", store.status) == code
+    assert limiter.join(f" {code.lower()} ", store.question) == code
     with pytest.raises(ClassNotFound):
-        limiter.join(wrong, store.status)
+        limiter.join(wrong, store.question)
     with pytest.raises(TooManyWrongCodesError, match="wait 5 s"):
         limiter.check()
     store.end(code, key)
     clock.now += 60
     for _ in range(10):  # an ended class is a real code typed right: it says so, and counts as no guess
         with pytest.raises(ClassEnded):
-            limiter.join(code, store.status)
+            limiter.join(code, store.question)
     assert limiter.wait() == 0.0
 
 
