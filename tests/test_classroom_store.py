@@ -293,6 +293,35 @@ def test_sixty_students_on_threads_all_count(store: ClassStore) -> None:
     assert store.tally(code) == {"animal": 15, "it": 15, "street": 15, "the": 15}
 
 
+def test_moving_on_while_students_answer_loses_no_acknowledged_answer(store: ClassStore) -> None:
+    """The teacher's Next question lands among answers: each acknowledged one is in exactly one question's tally."""
+    code, key = store.create({"choices": ["first"]})
+    acknowledged = {"first": 0, "second": 0}
+    lock = threading.Lock()
+
+    def student(i: int) -> None:
+        for word in ("first", "second"):  # the first question's word, or the second's once it is asked
+            try:
+                if store.answer(code, f"s{i}-{word}", word):
+                    with lock:
+                        acknowledged[word] += 1
+                    return
+            except ValueError:
+                continue
+
+    threads = [threading.Thread(target=student, args=(i,)) for i in range(80)]
+    for thread in threads[:40]:
+        thread.start()
+    store.next_question(code, key, {"choices": ["second"]})
+    for thread in threads[40:]:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    first, second = (row["tally"] for row in store.summary(code, key))
+    assert (first.get("first", 0), second.get("second", 0)) == (acknowledged["first"], acknowledged["second"])
+    assert sum(acknowledged.values()) == 80
+
+
 def test_a_class_idle_for_twelve_hours_is_deleted(tmp_path: Path) -> None:
     clock = HandClock()
     store = open_store(f"sqlite:///{tmp_path}/classes.db", clock=clock)
