@@ -7,7 +7,17 @@ import json
 
 import pytest
 
-from classroom.plan import MAX_QUESTIONS, QUIZ_PAGES, LessonPlan, PlannedQuestion, make_plan, parse_plan, quiz_link
+from classroom.plan import (
+    MAX_QUESTIONS,
+    QUIZ_PAGES,
+    LessonPlan,
+    PlannedQuestion,
+    from_json,
+    make_plan,
+    parse_plan,
+    quiz_link,
+    to_json,
+)
 from ui.examples import LESSONS
 from ui.examples import QUIZ_PAGES as APP_QUIZ_PAGES
 from ui.links import href
@@ -31,19 +41,33 @@ def test_every_lessons_quiz_link_is_a_plan_question(link: str) -> None:
 def test_a_saved_plan_reads_back_equal() -> None:
     plan = make_plan(
         [
-            {"link": APP_LINKS[0], "reflection": "Why does the diagonal win?", "locked": ["similarity_embedding"]},
+            {"link": APP_LINKS[0], "prompt": "Why does the diagonal win?", "locked": False},
             {"link": f"http://localhost:8501/{QUIZ}"},
-            {"link": APP_LINKS[-1], "reflection": "  لماذا؟  "},
+            {"link": APP_LINKS[-1], "prompt": "  لماذا؟  ", "sentence": "ذهب الله بنورهم", "word": "ذهب ·2"},
         ],
         title="Attention, week 2",
     )
-    assert plan.questions[1] == PlannedQuestion(QUIZ)
-    assert plan.questions[2].reflection == "لماذا؟"
+    assert plan.questions[1] == PlannedQuestion(QUIZ, locked=True)  # locked unless the teacher opens it
+    assert plan.questions[2].prompt == "لماذا؟"
     assert plan.questions[1].page == "similarity"
     assert plan.questions[1].query["similarity_quiz_row"] == ["cat"]
     text = plan.to_json()
     assert parse_plan(text) == plan and parse_plan(text.encode()) == plan
     assert "لماذا" in text  # readable in the file, not escaped
+
+
+def test_a_pages_plan_rows_go_to_a_file_and_come_back() -> None:
+    """ui/live_plan_view.py keeps rows {link, page, word, sentence, locked, prompt}: to_json, then from_json."""
+    rows = [
+        {"link": QUIZ, "page": "similarity", "word": "cat", "sentence": "the cat sat", "locked": True, "prompt": "?"},
+        {"link": APP_LINKS[0], "page": "x", "word": "", "sentence": "", "locked": False, "prompt": ""},
+    ]
+    back = from_json(to_json(rows))
+    assert back[0] == rows[0]
+    assert back[1]["page"] == APP_LINKS[0].partition("?")[0]  # from the link, not from the row
+    assert back[1]["sentence"] and back[1]["word"]  # the link's own sentence and row word
+    with pytest.raises(ValueError, match="Question 2: the link"):
+        to_json([rows[0], {**rows[1], "link": "fill_blank?fill_blank_k=5"}])
 
 
 def _plan(**change: object) -> str:
@@ -77,10 +101,12 @@ def _questions(*items: object) -> str:
         (_questions("similarity"), "Question 1: a question has a link"),
         (_questions({"link": QUIZ}, {"url": QUIZ}), "Question 2: a question has a link"),
         (_questions({"link": QUIZ, "lock": []}), "Unknown entries in question 1: lock"),
-        (_questions({"link": QUIZ, "reflection": 3}), "reflection prompt"),
-        (_questions({"link": QUIZ, "reflection": "x" * 501}), "reflection prompt"),
-        (_questions({"link": QUIZ, "locked": "similarity_embedding"}), "'locked' lists controls"),
-        (_questions({"link": QUIZ, "locked": ["heads_layer"]}), "'locked' lists controls of the page similarity"),
+        (_questions({"link": QUIZ, "prompt": 3}), "reflection prompt"),
+        (_questions({"link": QUIZ, "prompt": "x" * 501}), "reflection prompt"),
+        (_questions({"link": QUIZ, "locked": "yes"}), "'locked' is true or false"),
+        (_questions({"link": QUIZ, "locked": 1}), "'locked' is true or false"),
+        (_questions({"link": QUIZ, "sentence": ["x"]}), "sentence and word are text"),
+        (_questions({"link": QUIZ, "word": "x" * 1001}), "sentence and word are text"),
         (" " * 200_001, "too long"),
     ],
 )
@@ -116,3 +142,4 @@ def test_a_link_that_is_not_one_of_this_apps_quizzes_is_refused(link: str) -> No
 def test_a_plan_keeps_only_the_page_and_query_of_a_link() -> None:
     plan = parse_plan(_questions({"link": f"https://anywhere.example/sub/path/{QUIZ}#fragment"}))
     assert plan == LessonPlan((PlannedQuestion(QUIZ),))
+    assert plan.questions[0].item()["sentence"] == "the cat sat"
