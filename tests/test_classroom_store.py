@@ -10,6 +10,7 @@ import shutil
 import socket
 import sqlite3
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -363,3 +364,13 @@ def test_open_store_reads_the_environment(tmp_path: Path, monkeypatch: pytest.Mo
     for bad in ("sqlite://", "sqlite:///:memory:", "postgres://x", "classes.db"):
         with pytest.raises(ValueError, match="store"):
             open_store(bad)
+
+
+def test_the_service_imports_neither_streamlit_nor_torch() -> None:
+    """A student's process opens a class without the app's heavy parts (and the service never draws)."""
+    modules = "classroom, classroom.plan, classroom.limits, classroom.summary, classroom.qr, classroom.redis_store"
+    check = (
+        f"import sys, {modules}; print(sorted(m for m in ('streamlit', 'torch', 'attention_core') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", check], cwd=Path(__file__).parents[1], capture_output=True, text=True)
+    assert out.stdout.strip() == "[]", out.stderr
