@@ -11,6 +11,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -65,8 +66,13 @@ def new_code() -> str:
 
 
 def normalise_code(typed: object) -> str:
-    """A code as a student types it ("  acd-ef ") → "ACDEF"; anything that cannot be a code raises ClassNotFound."""
-    text = "".join(str(typed).split()).replace("-", "").upper() if isinstance(typed, str) else ""
+    """A code as a student types it ("  acd-ef ", full-width letters, Arabic-Indic digits from an Arabic keyboard:
+    "AC٣٤٧" → "AC347") → "ACDEF"; anything that cannot be a code raises ClassNotFound."""
+    text = ""
+    if isinstance(typed, str):
+        folded = unicodedata.normalize("NFKC", typed)
+        text = "".join(str(unicodedata.decimal(ch, "")) or ch for ch in folded if not ch.isspace() and ch != "-")
+        text = text.upper()
     if len(text) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in text):
         shown = str(typed)[:20] if isinstance(typed, str) else type(typed).__name__
         why = N_("“{typed}” is not a class code: a code is {length} letters and digits from the teacher's screen.")
@@ -140,7 +146,8 @@ def check_name(name: object) -> str | None:
     if len(stripped) > NAME_LENGTH:
         why = N_("A name is at most {most} characters ({given} given).")
         raise ValueError(Worded(why, most=NAME_LENGTH, given=len(stripped)))
-    if any(not ch.isprintable() for ch in stripped):
+    # Controls and line breaks are refused; format characters are a name's own (the ZWNJ of Persian names).
+    if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in stripped):
         raise ValueError(Worded(N_("A name cannot hold control characters.")))
     return stripped or None
 

@@ -60,7 +60,9 @@ class SqliteStore:
         self.clock = clock
         self.idle_seconds = idle_seconds
         self._last_purge = float("-inf")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # a folder made here is the user's alone
+        if not self.path.exists():  # names live here: readable by this user only (the WAL inherits the mode)
+            self.path.touch(mode=0o600)
         with closing(self._connect()) as connection:
             connection.execute("PRAGMA journal_mode=WAL")  # kept in the file: once is enough
             connection.executescript(SCHEMA)

@@ -374,3 +374,21 @@ def test_the_service_imports_neither_streamlit_nor_torch() -> None:
     )
     out = subprocess.run([sys.executable, "-c", check], cwd=Path(__file__).parents[1], capture_output=True, text=True)
     assert out.stdout.strip() == "[]", out.stderr
+
+
+def test_codes_come_in_as_phones_type_them(store: ClassStore) -> None:
+    code, _ = store.create(QUESTION)
+    arabic_digits = code.translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"))  # an Arabic keyboard's digits
+    full_width = "".join(chr(ord(ch) + 0xFEE0) for ch in code)  # ＡＣＤ… from some phone keyboards
+    for typed in (code.lower(), f" {code[:2]} - {code[2:]} ", arabic_digits, full_width):
+        assert store.question(typed) == QUESTION
+    assert store.answer(arabic_digits, "ann", "it", name="مریم‌السادات")  # a Persian name keeps its ZWNJ
+    with pytest.raises(ValueError, match="control characters"):
+        store.answer(code, "ann", "it", name="Ann\nBob")
+
+
+def test_the_sqlite_file_and_its_folder_are_the_users_alone(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path}/new/classes.db")
+    store.create(QUESTION)
+    assert (tmp_path / "new").stat().st_mode & 0o777 == 0o700
+    assert all(p.stat().st_mode & 0o077 == 0 for p in (tmp_path / "new").iterdir())
