@@ -40,6 +40,7 @@ from classroom.rules import (
 
 PREFIX = "attention:class:"
 PARTS = ("meta", "questions", "tallies", "answers", "names")
+TIMEOUT = 5.0  # seconds a call waits on the server before raising redis.TimeoutError
 
 # KEYS: the five parts; ARGV: key_hash, question JSON, ttl in ms. 1 if made, 0 if the code is taken.
 CREATE = """
@@ -75,7 +76,10 @@ class RedisStore:
     """The ClassStore contract (classroom/store.py) over a Redis server at `url` (redis://host:port/0)."""
 
     def __init__(self, url: str, *, clock: Clock = time.time, idle_seconds: float = IDLE_SECONDS) -> None:
-        self.client = redis.Redis.from_url(url, decode_responses=True)
+        # Timeouts: a Redis that stopped answering is an error on a page within seconds, not a frozen session.
+        self.client = redis.Redis.from_url(
+            url, decode_responses=True, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT, health_check_interval=30
+        )
         self.clock = clock  # unused: keys expire by the server's clock; kept so both stores open alike
         self.ttl_ms = max(1, math.ceil(idle_seconds * 1000))
         self._create = self.client.register_script(CREATE)

@@ -3,12 +3,13 @@ keys that expire with the class and are refreshed by every write, two app machin
 
 from __future__ import annotations
 
+import socket
 import time
 from typing import Any
 
 import pytest
 
-from classroom import ClassNotFound, open_store
+from classroom import ClassNotFound, open_store, redis_store
 from classroom.redis_store import PREFIX, RedisStore
 from classroom.rules import IDLE_SECONDS
 from tests.test_classroom_store import QUESTION, redis_url
@@ -88,3 +89,18 @@ def test_an_answer_checked_against_the_last_question_is_checked_again(redis_url:
     with pytest.raises(ValueError, match="not one of this question's choices"):
         student.answer(code, "ann", "first")  # fine for question 1, not for question 2 which it would have landed in
     assert [row["tally"] for row in teacher.summary(code, key)] == [{}, {}]
+
+
+def test_a_server_that_stops_answering_is_an_error_within_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Redis that accepts the connection and then says nothing (hung, or a firewall eating replies)."""
+    import redis
+
+    monkeypatch.setattr(redis_store, "TIMEOUT", 0.3)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        store = open_store(f"redis://127.0.0.1:{silent.getsockname()[1]}/0")
+        started = time.monotonic()
+        with pytest.raises(redis.TimeoutError):
+            store.answer("ACDEF", "ann", "it")
+        assert time.monotonic() - started < 3  # seconds, not a frozen session
