@@ -123,8 +123,9 @@ def parse_plan(text: str | bytes, host: str | None = None) -> LessonPlan:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ValueError(Worded(N_("This file is not a lesson plan: it does not say it is one.")))
     if document.get("version") != VERSION:
-        raise ValueError(Worded(N_("This plan's version is not one this app reads ({version})."), version=VERSION))
-    _only(document, {"format", "version", "title", "questions"}, N_("the plan"))
+        why = N_("This plan is of version {given}; this app reads version {version}.")
+        raise ValueError(Worded(why, given=str(document.get("version"))[:20], version=VERSION))
+    _only(document, {"format", "version", "title", "questions"}, Worded(N_("the plan")))
     title, questions = document.get("title", ""), document.get("questions")
     if not isinstance(title, str) or len(title) > MAX_TITLE:
         raise ValueError(Worded(N_("A plan's title is text of at most {most} characters."), most=MAX_TITLE))

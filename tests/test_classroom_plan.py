@@ -18,6 +18,7 @@ from classroom.plan import (
     quiz_link,
     to_json,
 )
+from classroom.words import Worded
 from ui.examples import LESSONS
 from ui.examples import QUIZ_PAGES as APP_QUIZ_PAGES
 from ui.links import href
@@ -111,8 +112,10 @@ def _questions(*items: object) -> str:
     ],
 )
 def test_a_bad_plan_file_says_what_is_wrong(text: str | bytes, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=message) as raised:
         parse_plan(text)
+    said = raised.value.args[0]  # a sentence the page can translate: its template and values
+    assert isinstance(said, Worded) and said.template.format(**said.values) == str(raised.value)
 
 
 @pytest.mark.parametrize(

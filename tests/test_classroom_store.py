@@ -21,6 +21,7 @@ import pytest
 
 from classroom import ClassEnded, ClassNotFound, ClassStatus, ClassStore, open_store
 from classroom.rules import CODE_ALPHABET, IDLE_SECONDS
+from classroom.words import Worded
 
 QUESTION = {
     "link": "similarity?similarity_quiz=true&similarity_quiz_row=it",
@@ -201,6 +202,7 @@ def test_an_unknown_code_gives_a_clear_error_everywhere(store: ClassStore, typed
         with pytest.raises(ClassNotFound) as error:
             call()
         assert "class" in str(error.value) and "code" in str(error.value)
+        assert isinstance(error.value.args[0], Worded)  # translatable by the page
         assert not isinstance(error.value, ClassEnded)
 
 
