@@ -119,19 +119,22 @@ class RedisStore:
         return tally_of(_texts(self.client.hvals(self._key(code, "answers"))))
 
     def reveal(self, code: str, teacher_key: str) -> None:
+        code = self._open(code)[0]
+
         def reveal(pipe: redis.client.Pipeline) -> None:
             self._teacher(pipe, code, teacher_key)
             pipe.multi()
             pipe.hset(self._key(code, "meta"), "revealed", 1)
             self._expire(pipe, code)
 
-        code = self._open(code)[0]
         self.client.transaction(reveal, self._key(code, "meta"))
 
     def revealed(self, code: str) -> bool:
         return self._open(code)[2]
 
     def end(self, code: str, teacher_key: str) -> None:
+        code = normalise_code(code)
+
         def end(pipe: redis.client.Pipeline) -> None:
             meta = self._teacher(pipe, code, teacher_key, ended_ok=True)
             if meta["ended"] == "1":
@@ -143,11 +146,11 @@ class RedisStore:
             pipe.hset(self._key(code, "meta"), "ended", 1)
             self._expire(pipe, code)
 
-        code = normalise_code(code)
         self.client.transaction(end, self._key(code, "meta"), self._key(code, "answers"))
 
     def next_question(self, code: str, teacher_key: str, question: dict[str, Any]) -> int:
         text = question_json(question)
+        code = self._open(code)[0]
 
         def move(pipe: redis.client.Pipeline) -> int:
             meta = self._teacher(pipe, code, teacher_key)
@@ -161,7 +164,6 @@ class RedisStore:
             self._expire(pipe, code)
             return number
 
-        code = self._open(code)[0]
         watched = (self._key(code, "meta"), self._key(code, "answers"))
         moved = self.client.transaction(move, *watched, value_from_callable=True)  # type: ignore[arg-type]
         return int(moved)  # type: ignore[arg-type]
