@@ -21,10 +21,12 @@ from attention_core.figures.numbers import written_alone
 from attention_core.story.guess_score import PickScore, score_pick, score_shares
 from ui.accessibility import focus_here
 from ui.bidi import isolate
-from ui.i18n import N_, _
+from ui.i18n import N_, SOURCE_LANGUAGE, _
 from ui.lesson_view import show_lesson_line
 from ui.linked_options import follow_link, translated_options
 from ui.links import link_to_this_view
+from ui.live_class import QuizQuestion, quiz_link
+from ui.live_class_view import live_class_panel, start_live_class
 from ui.progressive import first_heatmap_drawn, on_phone, preload_charts, when_drawn
 from ui.show import chart, plain
 from ui.tokens import place_names
@@ -120,8 +122,8 @@ def guess_then_reveal(
     else:
         prompt.markdown(_("**Which word does {word} attend to most?**").format(word=word))
     typed = str(st.session_state.get(f"{page}_sentence", ""))  # the sentence box is folded away below (quiz_first)
+    shown = typed if len(typed) <= SHOWN_CHARACTERS else typed[:SHOWN_CHARACTERS] + "…"
     if typed:
-        shown = typed if len(typed) <= SHOWN_CHARACTERS else typed[:SHOWN_CHARACTERS] + "…"
         prompt.markdown(_("In the sentence: {sentence}").format(sentence=isolate(plain(shown))))
     question_query = _question(page, map_names[head] if len(map_names) > 1 else None, names[row_word])
     other.markdown(
@@ -132,8 +134,17 @@ def guess_then_reveal(
     # The question stays revealed as long as the row asked about is the same numbers over the same words.
     row = maps[head, row_word]
     question = (head, row_word, tuple(labels), tuple(round(float(v), 6) for v in row))
-    with answer:
-        guess_and_answer(page, maps[head], labels, row_word, rtl, kind, shares, question)
+    english_head = (names_in(SOURCE_LANGUAGE) if names_in else map_names)[head] if len(map_names) > 1 else None
+    link = quiz_link(page, question_query)
+    asked = QuizQuestion(page, link, shown, english_head, row_word, tuple(labels), maps[head], kind, rtl)
+    with answer:  # a live class's panel takes the place of the teacher's own guess (ui/live_class_view.py)
+        live = live_class_panel(asked)
+        if live is None:
+            guess_and_answer(page, maps[head], labels, row_word, rtl, kind, shares, question)
+    if live is not None:
+        return live
+    with other:
+        start_live_class(asked)
     return st.session_state.get(f"{page}_quiz_revealed") == question
 
 

@@ -15,6 +15,8 @@ from streamlit.navigation.page import StreamlitPage
 
 from ui.accessibility import accessible_page
 from ui.i18n import N_, _, language_switch, right_to_left, settle_language
+from ui.live_class import live_class_note
+from ui.live_plan_view import arrive_from_plan
 from ui.models import model_credit
 from ui.screen import report_screen
 from ui.server import limit_malloc_arenas, one_torch_thread
@@ -45,6 +47,7 @@ def app_pages() -> list[StreamlitPage]:
         ("fill_blank", N_("Fill the blank")),
         ("word_order", N_("Word order")),
         ("train", N_("Train your own")),
+        ("join", N_("Join a live class")),
     ]
     # The idea page is the default, served at /; Streamlit reserves a default page's url_path without serving it, so
     # /idea said "Page not found". The default takes another name, and /idea is the same page, hidden from the menu.
@@ -79,10 +82,12 @@ def frame_app() -> StreamlitPage:
     settle_language()  # before the page titles are written
     st.set_page_config(page_title=_("The attention explainer"), page_icon="🔍", layout="wide")
     page = st.navigation(app_pages())
+    arrive_from_plan()  # a lesson plan's question opened: a clean start on it, before any page widget is drawn
     language_switch()
     apply_style(presentation_toggle(), right_to_left=right_to_left())
     report_screen()  # the window's width, for figures that fit it (ui/screen.py)
     accessible_page()  # <html lang dir>, focus rings, scrolling formulas reachable by keyboard
+    live_class_note()  # a teacher's class stays on across pages: its code in the sidebar
     st.sidebar.caption(_(SIDEBAR_NOTE))
     st.sidebar.caption(model_credit())
     return page

@@ -34,6 +34,9 @@ input[type="text"], textarea, [data-testid="stText"], [data-testid="stTable"] td
 [data-testid="stRadioOption"] > div { align-items: flex-start; }
 [data-testid="stRadioOption"] > div > div:first-child { margin-top: calc((1.6 * var(--radio-text, 1rem) - 1rem) / 2); }
 [data-testid="stSidebar"] [data-testid="stRadioOption"] { --radio-text: 0.875rem; }
+.st-key-live_class_code h1, .st-key-live_class_count h1 { font-size: 4rem !important; line-height: 1.1; padding: 0; }
+.st-key-live_class_code h1 { letter-spacing: 0.12em; white-space: nowrap; }
+:is(.st-key-live_class_code, .st-key-live_class_count) [data-testid="stHeaderActionElements"] { display: none; }
 </style>
 """
 # (The next rules move "Press Enter to apply · 31/6000" just below the sentence box: inside it, it covered the end
@@ -46,7 +49,8 @@ input[type="text"], textarea, [data-testid="stText"], [data-testid="stTable"] td
 # presentation mode's larger type cut «ابدأ تدريبًا ج…» (Start a new run) and «softmax على كل …» (Softmax each row) in
 # their columns at 1280 × 720. A radio button sits on the first line of its label, not between the lines of a label
 # that wraps (Streamlit centres it): its top margin centres the 1rem ring on a first line of 1.6 × the label's size
-# (--radio-text: 1rem in the page, 0.875rem in the sidebar, 1.15rem in presentation mode).)
+# (--radio-text: 1rem in the page, 0.875rem in the sidebar, 1.15rem in presentation mode). A live class's code and
+# count of answers (ui/live_class_view.py) are read from the back of the room: large, the code's letters spaced.)
 
 # In a right-to-left browser (an Arabic locale) Streamlit's slider (react-aria) mirrors its thumb and its pointer:
 # the smallest value sits on the right. Its two end labels are not mirrored, so clicking next to "10" set 1. The
@@ -102,6 +106,7 @@ h1 { font-size: 2.6rem !important; }
 [data-testid="stTextInput"] input, [data-testid="stTextArea"] textarea { font-size: 1.15rem !important; }
 [data-testid="stTextInput"] input::placeholder { font-size: 0.875rem; }
 [data-testid="stRadioOption"], [data-testid="stSidebar"] [data-testid="stRadioOption"] { --radio-text: 1.15rem; }
+.st-key-live_class_code h1, .st-key-live_class_count h1 { font-size: 4.2rem !important; }
 </style>
 """
 

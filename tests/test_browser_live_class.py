@@ -1,0 +1,137 @@
+"""A live class in Chromium (issue 26): a teacher on a projector (1280 × 720, presentation mode) and two students,
+a phone (390 × 844) and an Arabic-locale browser. The students join by the code, answer, the teacher's count reaches
+2, and Reveal to everyone reaches both students' screens within 2 s without a click; no student's page or URL holds
+the teacher key.
+
+Uses the server and browser of tests/test_browser.py, the server started on a store folder of this module's own.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+
+from classroom.rules import hash_key
+from tests import test_browser
+from tests.test_browser import OUTPUT, goto, wait_for_rerun
+
+browser = test_browser.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+SENTENCE = "The animal didn't cross the street because it was too tired"
+QUIZ = "heads?" + urlencode(
+    {"heads_sentence": SENTENCE, "heads_quiz": "true", "heads_quiz_head": "L4 H2", "heads_quiz_row": "it"}
+)
+ANSWERED = "() => [...document.querySelectorAll('[data-testid=stAlertContentSuccess]')].length > 0"
+# Set in each student's page before the reveal: when the model's answer shows, the time (ms since the epoch).
+WATCH_REVEAL = """() => { window.revealedAt = null; new MutationObserver((_, observer) => {
+    if (document.querySelector("[class*='st-key-join_answer']")) {
+      window.revealedAt = Date.now();
+      observer.disconnect();
+    }
+  }).observe(document.body, {childList: true, subtree: true}); }"""
+COUNT = ".st-key-live_class_count h1"
+# The element at the top of the window, below Streamlit's header (90 px).
+SCROLL_TO = """e => { e.scrollIntoView({block: 'start'}); let p = e.parentElement;
+    while (p && !['auto', 'scroll'].includes(getComputedStyle(p).overflowY)) p = p.parentElement;
+    if (p) p.scrollTop -= 90; }"""
+
+
+@pytest.fixture(scope="module")
+def class_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    folder = tmp_path_factory.mktemp("classes")
+    old = os.environ.get("ATTENTION_CLASS_DIR")
+    os.environ["ATTENTION_CLASS_DIR"] = str(folder)
+    yield folder
+    if old is None:
+        del os.environ["ATTENTION_CLASS_DIR"]
+    else:
+        os.environ["ATTENTION_CLASS_DIR"] = old
+
+
+@pytest.fixture(scope="module")
+def server(class_folder: Path) -> Iterator[str]:
+    """tests/test_browser.py's server, started once the store's folder is set for it."""
+    yield from test_browser.server.__wrapped__()  # type: ignore[attr-defined]
+
+
+def stored_key_hashes(folder: Path) -> set[str]:
+    with sqlite3.connect(folder / "classes.db") as db:
+        return {row[0] for row in db.execute("SELECT key_hash FROM classes")}
+
+
+def leaked_key(page: object, hashes: set[str]) -> list[str]:
+    """Every token of the page's HTML and URL that is a teacher key (its hash is a class's): none may be."""
+    text = page.content() + " " + page.url
+    return [token for token in set(re.findall(r"[A-Za-z0-9_\-]{16,}", text)) if hash_key(token) in hashes]
+
+
+def pick(page: object, word: str) -> None:
+    page.locator("[class*='st-key-join_pick']").get_by_role("combobox").click()
+    page.get_by_role("option", name=word, exact=True).click()
+    page.wait_for_function(ANSWERED, timeout=15_000)
+
+
+def test_a_projector_and_two_phones_run_a_question_and_the_reveal_reaches_them_within_2_s(
+    server: str, browser: object, class_folder: Path
+) -> None:
+    projector = browser.new_context(viewport={"width": 1280, "height": 720})
+    teacher = projector.new_page()
+    goto(teacher, f"{server}/{QUIZ}&presentation=true")
+    teacher.get_by_text("Live class: ask this question to the whole room").click()
+    teacher.get_by_role("button", name="Start a live class").click()
+    code_box = teacher.locator(".st-key-live_class_code h1")
+    code_box.wait_for(timeout=30_000)
+    code = code_box.inner_text().strip()
+    assert re.fullmatch(r"[A-Z0-9]{5}", code), code
+    join = f"{server}/join?code={code}"
+    assert teacher.get_by_text(f"or at {join}").count() == 1  # the link from the browser's own address
+
+    phone_context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True, has_touch=True
+    )
+    arabic_context = browser.new_context(viewport={"width": 1000, "height": 900}, locale="ar")
+    phone, arabic = phone_context.new_page(), arabic_context.new_page()
+    for page in (phone, arabic):
+        page.goto(join)
+        page.locator("[class*='st-key-join_pick']").wait_for(timeout=60_000)
+    arabic.wait_for_function("document.documentElement.dir === 'rtl'", timeout=15_000)  # the Arabic interface
+    pick(phone, "street")
+    pick(arabic, "animal")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 391  # nothing wider than the phone
+
+    # The count reaches 2 by itself (the panel's fragment reads the store every second).
+    teacher.wait_for_function(f"() => document.querySelector('{COUNT}')?.innerText.trim() === '2'", timeout=10_000)
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    # The projector shows the panel (the question just above it): the code, the count, the QR code, the answers.
+    teacher.locator(".st-key-live_class_code").evaluate(SCROLL_TO)
+    time.sleep(1.5)
+    teacher.screenshot(path=str(OUTPUT / "live-class-projector.png"))
+
+    for page in (phone, arabic):
+        page.evaluate(WATCH_REVEAL)
+    clicked = time.time() * 1000
+    teacher.get_by_role("button", name="Reveal to everyone").click()
+    delays = []
+    for page in (phone, arabic):
+        page.wait_for_function("() => window.revealedAt !== null", timeout=10_000)
+        delays.append((page.evaluate("window.revealedAt") - clicked) / 1000)
+    assert max(delays) <= 2.0, f"the reveal reached the students after {delays} s"
+    wait_for_rerun(phone)
+    phone.screenshot(path=str(OUTPUT / "live-class-phone.png"), full_page=True)
+    assert phone.locator("[data-testid=stException]").count() == 0
+
+    hashes = stored_key_hashes(class_folder)
+    assert hashes
+    for page in (phone, arabic):
+        assert leaked_key(page, hashes) == [], "a student's page holds the teacher key"
+    assert leaked_key(teacher, hashes) == []  # the teacher's page holds it nowhere either: it stays in the session
+    print(f"reveal delays: {delays}")
+    for context in (projector, phone_context, arabic_context):
+        context.close()

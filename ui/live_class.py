@@ -1,0 +1,171 @@
+"""A live class's shared parts, for the teacher's panel (ui/live_class_view.py) and the students' Join page
+(ui/live_join_view.py): the store, the question a quiz asks, its join link, and what this session is to the class.
+
+The class lives in the store (classroom/, beside attention_core): any process of the app, on any machine sharing
+the store, sees the same class. The teacher key lives in the teacher's session alone (TEACHER_KEY): never in a
+URL, never in a question, never on a page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+import streamlit as st
+import torch
+
+from attention_core.figures.heatmaps import MatrixKind
+from ui.i18n import LANGUAGE_KEY, N_, _, shown_head_name
+from ui.links import href
+from ui.tokens import place_names
+
+TEACHER_KEY = "live_class"  # session: the teacher's class (code and key); the key never leaves the session
+SUMMARY_KEY = "live_class_summary"  # session: the last ended class's summary, as CSV text, to download
+MAP_BYTES = 11_000  # the n × n map kept with a question (the store takes 16,000 bytes a question): about 40 words;
+#                    a longer sentence's map is left out, and a student sees the row's bars alone
+DIGITS = 3  # weights rounded for the store: a phone draws them, nobody reads a fourth digit
+HEAD = N_("head {head}")  # the Trainable page's head names, as that page writes them
+
+
+@dataclass(frozen=True)
+class TeacherClass:
+    """The class this session teaches: its code and its teacher key."""
+
+    code: str
+    key: str
+
+
+@st.cache_resource(show_spinner=False)
+def _open(url: str | None, folder: str | None) -> Any:
+    from classroom import open_store
+
+    return open_store(url)
+
+
+def class_store() -> Any:
+    """The app's store: ATTENTION_CLASS_STORE (sqlite:///… or redis://…), else the default SQLite file in
+    ATTENTION_CLASS_DIR. Opened once per process and setting (a test may point another at its own folder)."""
+    return _open(os.environ.get("ATTENTION_CLASS_STORE") or None, os.environ.get("ATTENTION_CLASS_DIR"))
+
+
+def teaching() -> TeacherClass | None:
+    """The class this session runs, if any."""
+    found = st.session_state.get(TEACHER_KEY)
+    return found if isinstance(found, TeacherClass) else None
+
+
+@dataclass(frozen=True, eq=False)
+class QuizQuestion:
+    """The question a quiz asks right now, as the teacher's page computed it: `weights` is the head's n × n map
+    over `labels`, `row` the word asked about (its place), `head` the head's English name (None: a page of one map).
+    """
+
+    page: str
+    link: str
+    sentence: str
+    head: str | None
+    row: int
+    labels: tuple[str, ...]
+    weights: torch.Tensor
+    kind: MatrixKind
+    rtl: bool
+
+    @property
+    def choices(self) -> list[str]:
+        return place_names(list(self.labels))
+
+    @property
+    def fingerprint(self) -> str:
+        """The same page, head, word and numbers over the same words: the same question."""
+        row = [round(float(v), 6) for v in self.weights[self.row]]
+        text = json.dumps([self.page, self.head, self.row, list(self.labels), row], ensure_ascii=False)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def record(self, *, locked: bool = False, prompt: str = "") -> dict[str, object]:
+        """The question as the store keeps it and a student's phone draws it (no model on the student's side)."""
+        row = [round(float(v), DIGITS) for v in self.weights[self.row]]
+        n = len(self.labels)
+        top = max(range(n), key=row.__getitem__)
+        weights: list[list[float]] | None = [[round(float(v), DIGITS) for v in line] for line in self.weights]
+        if len(json.dumps(weights)) > MAP_BYTES:
+            weights = None
+        return {
+            "page": self.page,
+            "link": self.link,
+            "sentence": self.sentence,
+            "head": self.head,
+            "row": self.choices[self.row],  # the word asked about (classroom.summary's "question" column)
+            "row_index": self.row,
+            "labels": list(self.labels),
+            "choices": self.choices,
+            "weights": row,  # the model's row: its weight on each word
+            "map": weights,
+            "kind": self.kind,
+            "rtl": self.rtl,
+            "model_answer": self.choices[top],
+            "locked": locked,
+            "prompt": prompt,
+            "fingerprint": self.fingerprint,
+        }
+
+
+def quiz_link(page: str, also: dict[str, str]) -> str:
+    """The quiz's own link (relative, "similarity?…"), with every bound control but the language (each student's
+    own) and the teacher's way of guessing."""
+    skip = {LANGUAGE_KEY, f"{page}_quiz_how"}
+    query: dict[str, str | list[str]] = {k: st.query_params.get_all(k) for k in st.query_params if k not in skip}
+    return href(page, {**query, **also})
+
+
+def join_link(code: str) -> str:
+    """<the app>/join?code=ABCDE, from the address the teacher's browser shows (st.context.url): the app may sit
+    under a path of a school's server, never a hard-coded host. Relative ("join?code=…") when the browser said
+    nothing (AppTest)."""
+    query = urlencode({"code": code})
+    url = st.context.url or ""
+    parts = urlsplit(url)
+    if not parts.scheme or not parts.netloc:
+        return f"join?{query}"
+    base = parts.path.rsplit("/", 1)[0]  # the page's own url_path goes; a base path stays
+    return urlunsplit((parts.scheme, parts.netloc, f"{base}/join", query, ""))
+
+
+def app_host() -> str | None:
+    """The host the teacher's browser reached the app at ("school.org:8501"), or None when it said nothing."""
+    return urlsplit(st.context.url or "").netloc or None
+
+
+def said(error: BaseException) -> str:
+    """An error of the class's service in this session's language: its message is a classroom.words.Worded (a
+    template marked for the catalog and its values) or plain English."""
+    text = error.args[0] if error.args else str(error)
+    template, values = getattr(text, "template", None), getattr(text, "values", None)
+    if isinstance(template, str) and isinstance(values, dict):
+        return _(template).format(**values)
+    return str(text)
+
+
+_TRAINABLE_HEAD = re.compile(r"head (\d+)")
+
+
+def shown_head(head: str | None) -> str | None:
+    """A stored head's name ("L4 H2", "head 2") in this session's language."""
+    if head is None:
+        return None
+    found = _TRAINABLE_HEAD.fullmatch(head)
+    return _(HEAD).format(head=found.group(1)) if found else shown_head_name(head)
+
+
+def live_class_note() -> None:
+    """In the sidebar of every page while this session teaches a class: its code, and where to go on."""
+    teacher = teaching()
+    if teacher is not None:
+        st.sidebar.info(
+            _("Live class **{code}** is on. Open any quiz to ask its question next.").format(code=teacher.code),
+            icon=":material/groups:",
+        )
