@@ -81,8 +81,9 @@ class QuizQuestion:
 
     @property
     def fingerprint(self) -> str:
-        """The same page, head, word and numbers over the same words: the same question."""
-        row = [round(float(v), 6) for v in self.weights[self.row]]
+        """The same page, head, word and numbers over the same words: the same question. The numbers to 3 digits, as
+        stored: the same sentence computed again with another number of torch threads differed in the 7th."""
+        row = [round(float(v), DIGITS) for v in self.weights[self.row]]
         text = json.dumps([self.page, self.head, self.row, list(self.labels), row], ensure_ascii=False)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -61,7 +61,10 @@ def _join_form() -> str | None:
     if not (pressed or from_link):
         return None
     st.session_state[TRIED_KEY] = True
-    return _try_join(str(st.session_state.get("join_code", "")))
+    code = _try_join(str(st.session_state.get("join_code", "")))
+    if code is not None:
+        st.rerun()  # the class without the form above it
+    return None
 
 
 def _try_join(typed: str) -> str | None:
