@@ -212,3 +212,14 @@ def test_a_lesson_plan_is_walked_question_by_question_and_survives_its_file(stor
     assert_clean(one)
     assert any("Why the animal?" in m.value for m in one.markdown)
     assert any("Open this question's page" in m.value and "heads_quiz_row=animal" in m.value for m in one.markdown)
+
+
+def test_a_teacher_in_arabic_asks_students_in_either_language(store: object) -> None:
+    teacher = open_framed_link("heads", lang="ar", **HEADS_QUIZ | {"heads_quiz_head": "L4 H2"}).run()
+    teacher.button(key="live_start").click().run()
+    assert_clean(teacher)
+    code = teacher.session_state["live_class"].code
+    assert store.question(code)["head"] == "L4 H2"  # kept in English, whatever the teacher's language
+    english, arabic = student(code), student(code, lang="ar")
+    assert any(m.value.startswith("**L4 H2 · Which word") for m in english.markdown)
+    assert any("ط4 ر2" in m.value for m in arabic.markdown)

@@ -25,7 +25,7 @@ from ui.i18n import N_, SOURCE_LANGUAGE, _
 from ui.lesson_view import show_lesson_line
 from ui.linked_options import follow_link, translated_options
 from ui.links import link_to_this_view
-from ui.live_class import QuizQuestion, quiz_link
+from ui.live_class import QuizQuestion, english_head_name, quiz_link
 from ui.live_class_view import live_class_panel, start_live_class
 from ui.progressive import first_heatmap_drawn, on_phone, preload_charts, when_drawn
 from ui.show import chart, plain
@@ -134,7 +134,9 @@ def guess_then_reveal(
     # The question stays revealed as long as the row asked about is the same numbers over the same words.
     row = maps[head, row_word]
     question = (head, row_word, tuple(labels), tuple(round(float(v), 6) for v in row))
-    english_head = (names_in(SOURCE_LANGUAGE) if names_in else map_names)[head] if len(map_names) > 1 else None
+    english_head = None  # the head as a question keeps it, for students in any language
+    if len(map_names) > 1:
+        english_head = names_in(SOURCE_LANGUAGE)[head] if names_in else english_head_name(map_names[head])
     link = quiz_link(page, question_query)
     asked = QuizQuestion(page, link, shown, english_head, row_word, tuple(labels), maps[head], kind, rtl)
     with answer:  # a live class's panel takes the place of the teacher's own guess (ui/live_class_view.py)
