@@ -123,6 +123,9 @@ def test_a_projector_and_two_phones_run_a_question_and_the_reveal_reaches_them_w
         page.wait_for_function("() => window.revealedAt !== null", timeout=10_000)
         delays.append((page.evaluate("window.revealedAt") - clicked) / 1000)
     assert max(delays) <= 2.0, f"the reveal reached the students after {delays} s"
+    teacher.locator(".st-key-live_class_code").evaluate(SCROLL_TO)
+    time.sleep(1.5)
+    teacher.screenshot(path=str(OUTPUT / "live-class-projector-revealed.png"))
     wait_for_rerun(phone)
     phone.screenshot(path=str(OUTPUT / "live-class-phone.png"), full_page=True)
     assert phone.locator("[data-testid=stException]").count() == 0

@@ -11,6 +11,7 @@ from attention_core.figures.heatmaps import ARABIC_FONTS, lean_figure
 from ui.i18n import N_
 
 THE_CLASS, THE_MODEL = N_("the class"), N_("the model")
+SHOWN_WEIGHT = 0.05  # the model's weights written on their bars from this size up
 _CLASS_HOVER = "%{customdata[0]}: %{customdata[1]} (%{y:.0%})<extra>%{fullData.name}</extra>"
 _MODEL_HOVER = "%{customdata}: %{y:.3f}<extra>%{fullData.name}</extra>"
 
@@ -34,6 +35,7 @@ def class_bars(
             "marker": {"color": GUESS_COLOUR},
             "text": [str(n) if n else "" for n in picked],
             "textposition": "outside",
+            "textfont": {"size": 20},
             "hovertemplate": _CLASS_HOVER,
             "customdata": [[word, n] for word, n in zip(choices, picked, strict=True)],
         },
@@ -43,8 +45,11 @@ def class_bars(
             "x": x,
             "y": model_row if model_row is not None else [None] * len(choices),
             "marker": {"color": ROW_COLOUR},
-            "texttemplate": "%{y:.2f}" if model_row is not None else "",
+            # The weights that matter written on their bars: a row of "0.00" and "0.01" read as noise on a projector,
+            # and ran into each other on a phone.
+            "text": [f"{w:.2f}" if w >= SHOWN_WEIGHT else "" for w in model_row] if model_row is not None else None,
             "textposition": "outside",
+            "textfont": {"size": 16},
             "hovertemplate": _MODEL_HOVER,
             "customdata": choices,
         },
@@ -53,6 +58,7 @@ def class_bars(
     layout = {
         "meta": {"rows": [THE_CLASS, THE_MODEL], "cols": choices},
         "barmode": "group",
+        "uniformtext": {"minsize": 12, "mode": "show"},  # Plotly shrinks a narrow bar's number; not below this
         "font": {"family": ARABIC_FONTS, "size": 14},
         "height": 240,
         "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
@@ -65,6 +71,6 @@ def class_bars(
             "tickfont": {"size": 15},
             "tickangle": 0 if len(choices) <= 10 else -60,
         },
-        "yaxis": {"range": [0, top * 1.3 if top > 0 else 1], "side": "right" if rtl else "left", "tickformat": ".0%"},
+        "yaxis": {"range": [0, top * 1.5 if top > 0 else 1], "side": "right" if rtl else "left", "tickformat": ".0%"},
     }
     return lean_figure(traces, layout)

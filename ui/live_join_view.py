@@ -13,7 +13,6 @@ from typing import Any, cast
 import streamlit as st
 import torch
 
-from attention_core.figures.guess import guess_bars
 from attention_core.figures.heatmaps import MatrixKind, heatmap
 from attention_core.figures.marks import outline_cell
 from classroom import ClassEnded, ClassNotFound
@@ -175,19 +174,20 @@ def _answer(code: str, question: dict[str, Any]) -> None:
         st.success(_("**Hit.** You picked {word}, and the model attends most to {answer}.").format(**said))
     else:
         st.warning(_("**Not this time.** You picked {word}; the model attends most to {answer}.").format(**said))
-    index = int(question.get("row_index", 0))
+    prompt = str(question.get("prompt") or "")
+    if prompt:
+        st.markdown(_("**To think about:** {prompt}").format(prompt=plain(prompt)))
+    # The class's answers beside the model's row first (on a phone, within the first screen), then the head's map.
+    chart(class_bars(choices, class_store().tally(code), row, rtl=rtl), "join_tally", table=False)
+    st.caption(_("Orange: the share of the class that picked each word; blue: the model's weights."))
     if question.get("map"):
+        index = int(question.get("row_index", 0))
         weights = torch.tensor(question["map"], dtype=torch.float32)
         kind = cast(MatrixKind, question.get("kind", "weights"))
         figure = heatmap(weights, labels, labels, kind=kind, rtl=rtl)
         chart(outline_cell(figure, index, picked) if picked is not None else figure, "join_map", table=False)
-    chart(guess_bars(torch.tensor(row), labels, picked=picked, rtl=rtl), "join_row", table=False)
-    st.caption(_("The model's row as bars; outlined: your word."))
-    chart(class_bars(choices, class_store().tally(code), row, rtl=rtl), "join_tally", table=False)
-    st.caption(_("Orange: the share of the class that picked each word; blue: the model's weights."))
-    prompt = str(question.get("prompt") or "")
-    if prompt:
-        st.markdown(_("**To think about:** {prompt}").format(prompt=plain(prompt)))
+        word = isolate(plain(choices[index] if index < len(choices) else ""))
+        st.caption(_("The head's map: row {word} is the question; outlined: your word.").format(word=word))
     if not question.get("locked", True) and question.get("link"):
         link = str(question["link"])
         if language() != SOURCE_LANGUAGE:
