@@ -36,7 +36,7 @@ WATCH_REVEAL = """() => { window.revealedAt = null; new MutationObserver((_, obs
       observer.disconnect();
     }
   }).observe(document.body, {childList: true, subtree: true}); }"""
-COUNT = ".st-key-live_class_count h1"
+COUNT = ".st-key-live_class_count h2"
 # The element at the top of the window, below Streamlit's header (90 px).
 SCROLL_TO = """e => { e.scrollIntoView({block: 'start'}); let p = e.parentElement;
     while (p && !['auto', 'scroll'].includes(getComputedStyle(p).overflowY)) p = p.parentElement;
@@ -86,10 +86,12 @@ def test_a_projector_and_two_phones_run_a_question_and_the_reveal_reaches_them_w
     goto(teacher, f"{server}/{QUIZ}&presentation=true")
     teacher.get_by_text("Live class: ask this question to the whole room").click()
     teacher.get_by_role("button", name="Start a live class").click()
-    code_box = teacher.locator(".st-key-live_class_code h1")
+    code_box = teacher.locator(".st-key-live_class_code h2")
     code_box.wait_for(timeout=30_000)
     code = code_box.inner_text().strip()
     assert re.fullmatch(r"[A-Z0-9]{5}", code), code
+    size = code_box.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert size >= 80, f"the code is {size} px on the projector"  # read from the back of the room
     join = f"{server}/join?code={code}"
     assert teacher.get_by_text(f"or at {join}").count() == 1  # the link from the browser's own address
 

@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 from classroom import open_store
 from classroom.plan import from_json
 from tests.conftest import assert_clean, figure_of, open_framed_link, open_link, values
+from tests.test_arabic_interface import english_left, page_texts, typed_words
 from ui.live_plan_view import plan_json
 
 IT_TIRED = "The animal didn't cross the street because it was too tired"
@@ -43,6 +44,15 @@ def all_text(at: AppTest) -> str:
     parts += [str(getattr(b, "label", "")) for b in at.get("button")]
     parts += [str(v) for v in at.query_params.values()]
     return "\n".join(parts)
+
+
+def english_in_arabic(at: AppTest, code: str, besides: AppTest | None = None) -> dict[str, list[str]]:
+    """The texts of an Arabic page with English words left in them (names, terms, the class code and link, and the
+    sentence's words aside), by tests/test_arabic_interface.py's rules; `besides`: the same page without a class,
+    whose own texts that test checks."""
+    typed = typed_words({"sentence": IT_TIRED, "link": f"join code {code}"})
+    known = set(page_texts(besides)) if besides is not None else set()
+    return {t: words for t in page_texts(at) if t not in known and (words := english_left(t, typed))}
 
 
 def started(store: object) -> tuple[AppTest, str, str]:
@@ -85,9 +95,10 @@ def test_a_class_answers_the_teachers_question_and_the_reveal_reaches_every_stud
     two = pick(two, code, 1, "street")  # a change before the reveal replaces the first answer
     assert store.tally(code) == {"street": 2}
     assert any("وصلت إجابتك: street" in s.value for s in two.success), [s.value for s in two.success]
+    assert english_in_arabic(two, code) == {}
     teacher.run()
     assert_clean(teacher)
-    assert "# 2" in [m.value for m in teacher.markdown]  # the count of answers, in big type
+    assert "## 2" in [m.value for m in teacher.markdown]  # the count of answers, in big type
     tally = figure_of(teacher, "live_class_tally")
     assert tally["data"][0]["text"][question["choices"].index("street")] == "2"
     assert all(y is None for y in tally["data"][1]["y"])  # the model's slot stays empty until the reveal
@@ -106,6 +117,9 @@ def test_a_class_answers_the_teachers_question_and_the_reveal_reaches_every_stud
     for at in (one, two):
         assert key not in all_text(at)
         assert "live_class" not in at.session_state  # a student's session holds no class to teach
+    two.run()
+    assert_clean(two)
+    assert english_in_arabic(two, code) == {}  # the answer's page, its chart's legend too
     assert pick_after_reveal_is_refused(store, code)
 
 
@@ -215,7 +229,8 @@ def test_a_lesson_plan_is_walked_question_by_question_and_survives_its_file(stor
 
 
 def test_a_teacher_in_arabic_asks_students_in_either_language(store: object) -> None:
-    teacher = open_framed_link("heads", lang="ar", **HEADS_QUIZ | {"heads_quiz_head": "L4 H2"}).run()
+    before = open_framed_link("heads", lang="ar", **HEADS_QUIZ).run()
+    teacher = open_framed_link("heads", lang="ar", **HEADS_QUIZ).run()
     teacher.button(key="live_start").click().run()
     assert_clean(teacher)
     code = teacher.session_state["live_class"].code
@@ -223,3 +238,4 @@ def test_a_teacher_in_arabic_asks_students_in_either_language(store: object) -> 
     english, arabic = student(code), student(code, lang="ar")
     assert any(m.value.startswith("**L4 H2 · Which word") for m in english.markdown)
     assert any("ط4 ر2" in m.value for m in arabic.markdown)
+    assert english_in_arabic(teacher, code, besides=before) == {}  # the projector's panel in Arabic

@@ -169,11 +169,11 @@ def _live_panel(teacher: TeacherClass, question: dict[str, Any], *, same: bool, 
     code, count, picture = st.columns([6, 3, 3], vertical_alignment="center")
     with code.container(key="live_class_code"):
         st.caption(_("Join with the code"))
-        st.markdown(f"# {teacher.code}")
+        st.markdown(f"## {teacher.code}")
     code.caption(_("or at {link}").format(link=plain(link)))
     with count.container(key="live_class_count"):
         st.caption(_("Answers"))
-        st.markdown(f"# {status.answers}")
+        st.markdown(f"## {status.answers}")
     qr = _qr_png(link)
     if qr is not None:
         picture.image(qr, caption=_("Scan to join"), width=150)

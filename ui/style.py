@@ -34,8 +34,8 @@ input[type="text"], textarea, [data-testid="stText"], [data-testid="stTable"] td
 [data-testid="stRadioOption"] > div { align-items: flex-start; }
 [data-testid="stRadioOption"] > div > div:first-child { margin-top: calc((1.6 * var(--radio-text, 1rem) - 1rem) / 2); }
 [data-testid="stSidebar"] [data-testid="stRadioOption"] { --radio-text: 0.875rem; }
-.st-key-live_class_code h1, .st-key-live_class_count h1 { font-size: 4rem !important; line-height: 1.1; padding: 0; }
-.st-key-live_class_code h1 { letter-spacing: 0.12em; white-space: nowrap; }
+.st-key-live_class_code h2, .st-key-live_class_count h2 { font-size: 4rem !important; line-height: 1.1; padding: 0; }
+.st-key-live_class_code h2 { letter-spacing: 0.12em; white-space: nowrap; }
 :is(.st-key-live_class_code, .st-key-live_class_count) [data-testid="stHeaderActionElements"] { display: none; }
 </style>
 """
@@ -106,7 +106,7 @@ h1 { font-size: 2.6rem !important; }
 [data-testid="stTextInput"] input, [data-testid="stTextArea"] textarea { font-size: 1.15rem !important; }
 [data-testid="stTextInput"] input::placeholder { font-size: 0.875rem; }
 [data-testid="stRadioOption"], [data-testid="stSidebar"] [data-testid="stRadioOption"] { --radio-text: 1.15rem; }
-.st-key-live_class_code h1, .st-key-live_class_count h1 { font-size: 4.2rem !important; }
+.st-key-live_class_code h2, .st-key-live_class_count h2 { font-size: 4.2rem !important; }
 </style>
 """
 
