@@ -130,6 +130,8 @@ def test_a_projector_and_two_phones_run_a_question_and_the_reveal_reaches_them_w
     teacher.screenshot(path=str(OUTPUT / "live-class-projector-revealed.png"))
     wait_for_rerun(phone)
     phone.screenshot(path=str(OUTPUT / "live-class-phone.png"), full_page=True)
+    wait_for_rerun(arabic)
+    arabic.screenshot(path=str(OUTPUT / "live-class-arabic.png"))
     assert phone.locator("[data-testid=stException]").count() == 0
 
     hashes = stored_key_hashes(class_folder)
