@@ -16,6 +16,7 @@ from classroom import open_store
 from classroom.plan import from_json
 from tests.conftest import assert_clean, figure_of, open_framed_link, open_link, values
 from tests.test_arabic_interface import english_left, page_texts, typed_words
+from ui.examples import LESSONS, QUIZ_PAGES
 from ui.live_plan_view import plan_json
 
 IT_TIRED = "The animal didn't cross the street because it was too tired"
@@ -239,3 +240,23 @@ def test_a_teacher_in_arabic_asks_students_in_either_language(store: object) -> 
     assert any(m.value.startswith("**L4 H2 · Which word") for m in english.markdown)
     assert any("ط4 ر2" in m.value for m in arabic.markdown)
     assert english_in_arabic(teacher, code, besides=before) == {}  # the projector's panel in Arabic
+
+
+QUIZ_LESSONS = [lesson for lesson in LESSONS if lesson.page in QUIZ_PAGES and lesson.quiz_query() is not None]
+
+
+@pytest.mark.parametrize("lesson", QUIZ_LESSONS, ids=lambda lesson: lesson.slug)
+def test_every_lessons_quiz_version_starts_a_class_on_its_own_question(store: object, lesson: object) -> None:
+    query = lesson.quiz_query()
+    teacher = open_link(lesson.page, **query)
+    teacher.button(key="live_start").click().run()
+    assert_clean(teacher)
+    question = store.question(teacher.session_state["live_class"].code)
+    row = query[f"{lesson.prefix}_quiz_row"]
+    assert question["row"] == row and question["choices"][question["row_index"]] == row
+    assert question["model_answer"] in question["choices"]
+    assert question["head"] == query.get(f"{lesson.prefix}_quiz_head", question["head"])
+    teacher.button(key="live_reveal").click().run()
+    assert_clean(teacher)
+    if lesson.cell is not None:  # the lesson's line on where to look, after the reveal
+        assert any("Look at:" in i.value for i in teacher.info)

@@ -18,7 +18,17 @@ from classroom.qr import join_qr_png
 from classroom.summary import summary_csv
 from ui.bidi import isolate
 from ui.i18n import _
-from ui.live_class import SUMMARY_KEY, TEACHER_KEY, QuizQuestion, TeacherClass, class_store, join_link, teaching
+from ui.lesson_view import show_lesson_line
+from ui.live_class import (
+    SUMMARY_KEY,
+    TEACHER_KEY,
+    QuizQuestion,
+    TeacherClass,
+    class_store,
+    join_link,
+    said,
+    teaching,
+)
 from ui.live_class_chart import class_bars
 from ui.live_plan_view import OPEN_KEY, PENDING_KEY, PROMPT_KEY, lesson_plan, question_settings
 from ui.show import chart, plain
@@ -51,6 +61,7 @@ def live_class_panel(asked: QuizQuestion) -> bool | None:
         st.error(plain(error))
     if same and status.revealed:
         _revealed(status.question)
+        show_lesson_line()  # an open lesson's line on where to look waited for the reveal, as on a student's quiz
     with st.expander(_("This class: its summary and the lesson plan"), icon=":material/list_alt:"):
         st.download_button(
             _("Download the class summary so far (CSV, no names)"),
@@ -100,7 +111,7 @@ def _start(asked: QuizQuestion) -> None:
     try:
         code, key = class_store().create(_record(asked))
     except ValueError as error:  # a question the store cannot keep (too long a sentence or link)
-        st.session_state["live_error"] = str(error)
+        st.session_state["live_error"] = said(error)
         return
     st.session_state[TEACHER_KEY] = TeacherClass(code, key)
 
@@ -109,14 +120,14 @@ def _ask_next(teacher: TeacherClass, asked: QuizQuestion) -> None:
     try:
         class_store().next_question(teacher.code, teacher.key, _record(asked))
     except (ValueError, ClassNotFound) as error:
-        st.session_state["live_error"] = str(error)
+        st.session_state["live_error"] = said(error)
 
 
 def _reveal(teacher: TeacherClass) -> None:
     try:
         class_store().reveal(teacher.code, teacher.key)
     except ClassNotFound as error:
-        st.session_state["live_error"] = str(error)
+        st.session_state["live_error"] = said(error)
 
 
 def _end(teacher: TeacherClass) -> None:

@@ -19,7 +19,7 @@ from classroom import ClassEnded, ClassNotFound
 from classroom.limits import JoinLimiter, TooManyWrongCodesError
 from ui.bidi import isolate
 from ui.i18n import LANGUAGE_KEY, SOURCE_LANGUAGE, _, language, ngettext
-from ui.live_class import class_store, shown_head
+from ui.live_class import class_store, said, shown_head
 from ui.live_class_chart import class_bars
 from ui.show import chart, plain
 
@@ -146,7 +146,7 @@ def _pick(code: str, question: dict[str, Any], number: int, name: str) -> None:
         try:
             stored = class_store().answer(code, st.session_state[STUDENT_KEY], picked, name or None)
         except (ValueError, ClassNotFound) as error:
-            st.error(plain(str(error)))
+            st.error(plain(said(error)))
             return
         if not stored:
             st.rerun()  # revealed meanwhile: the answer's page
