@@ -260,3 +260,22 @@ def test_every_lessons_quiz_version_starts_a_class_on_its_own_question(store: ob
     assert_clean(teacher)
     if lesson.cell is not None:  # the lesson's line on where to look, after the reveal
         assert any("Look at:" in i.value for i in teacher.info)
+
+
+def test_the_class_follows_the_teacher_to_another_quiz_page(store: object) -> None:
+    teacher = open_framed_link("heads", **HEADS_QUIZ).run()
+    teacher.button(key="live_start").click().run()
+    code = teacher.session_state["live_class"].code
+    for key in list(teacher.query_params):
+        del teacher.query_params[key]
+    teacher.query_params["similarity_quiz"] = "true"
+    teacher.query_params["similarity_sentence"] = "the dog bit the man"
+    teacher.switch_page("pages/similarity.py").run()  # the sidebar's navigation: the same session
+    assert_clean(teacher)
+    assert any(f"Live class **{code}** is on" in i.value for i in teacher.sidebar.info)
+    assert any("still on question" in i.value for i in teacher.info)
+    teacher.button(key="live_next").click().run()
+    assert_clean(teacher)
+    status = store.status(code)
+    assert status.question_number == 2 and status.question["page"] == "similarity"
+    assert status.question["sentence"] == "the dog bit the man" and status.question["head"] is None
