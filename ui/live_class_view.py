@@ -88,6 +88,9 @@ def start_live_class(asked: QuizQuestion) -> None:
         )
         question_settings()
         st.button(_("Start a live class"), type="primary", key="live_start", on_click=_start, args=(asked,))
+        error = st.session_state.pop("live_error", None)
+        if error:  # a question the store cannot keep
+            st.error(plain(error))
         ended = st.session_state.get(SUMMARY_KEY)
         if ended:
             code, text = ended
@@ -202,7 +205,9 @@ def _live_panel(teacher: TeacherClass, question: dict[str, Any], *, same: bool, 
     reveal, end = st.columns(2)
     if same and not status.revealed:
         reveal.button(_("Reveal to everyone"), type="primary", key="live_reveal", on_click=_reveal, args=(teacher,))
-    end.button(_("End class"), key="live_end", on_click=_end, args=(teacher,))
+    with end.popover(_("End class"), icon=":material/stop_circle:"):  # asked twice: it cannot be undone
+        st.caption(_("Every answer and name is deleted; the summary stays here to download."))
+        st.button(_("End the class for everyone"), key="live_end", on_click=_end, args=(teacher,))
 
 
 def _revealed(question: dict[str, Any]) -> None:
