@@ -64,8 +64,12 @@ def started(store: object) -> tuple[AppTest, str, str]:
     return teacher, live.code, live.key
 
 
-def student(code: str, **query: str) -> AppTest:
+def student(code: str, name: str = "", **query: str) -> AppTest:
+    """A student from the join link: the code is in the box; an optional name, then Join."""
     at = open_framed_link("join", code=code, **query).run()  # (AppTest drops a framed page's first change)
+    assert at.text_input(key="join_code").value == code
+    at.text_input(key="join_name").input(name)
+    at.get("button")[0].click().run().run()  # the form's Join (AppTest drops the change after a rerun too)
     assert_clean(at)
     return at
 
@@ -88,13 +92,15 @@ def test_a_class_answers_the_teachers_question_and_the_reveal_reaches_every_stud
     assert key not in str(question)
     assert "heads_quiz_row=it" in question["link"] and "lang" not in question["link"]
 
-    one, two = student(code), student(code, lang="ar")
+    one, two = student(code, name="<b>Ana</b> **x**"), student(code, lang="ar")
+    assert any("<b>Ana</b>" not in c.value and "Ana" in c.value for c in one.caption)  # the name, escaped
     assert "street" in one.selectbox(key=f"join_pick_{code}_1").options
     one = pick(one, code, 1, "street")
     assert any("Received: street" in s.value for s in one.success)
     two = pick(two, code, 1, "animal")
     two = pick(two, code, 1, "street")  # a change before the reveal replaces the first answer
     assert store.tally(code) == {"street": 2}
+    assert store.named(code, key) == 1  # one name, given with the answer
     assert any("وصلت إجابتك: street" in s.value for s in two.success), [s.value for s in two.success]
     assert english_in_arabic(two, code) == {}
     teacher.run()

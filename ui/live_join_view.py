@@ -17,6 +17,7 @@ from attention_core.figures.heatmaps import MatrixKind, heatmap
 from attention_core.figures.marks import outline_cell
 from classroom import ClassEnded, ClassNotFound
 from classroom.limits import JoinLimiter, TooManyWrongCodesError
+from classroom.rules import check_name
 from ui.bidi import isolate
 from ui.i18n import LANGUAGE_KEY, SOURCE_LANGUAGE, _, language, ngettext
 from ui.live_class import class_store, said, shown_head
@@ -26,8 +27,8 @@ from ui.show import chart, plain
 JOINED_KEY = "live_joined"  # session: the code of the class this student joined
 STUDENT_KEY = "live_student"  # session: this student's opaque id (nothing about the student is in it)
 SENT_KEY = "live_sent"  # session: (code, question number, answer) the store confirmed
-TRIED_KEY = "live_link_tried"  # session: the join link's code was tried once (a wrong one is not retried each run)
 LIMITER_KEY = "live_join_limiter"  # session: wrong codes, rate-limited (classroom.limits)
+NAME_KEY = "live_name"  # session: the name given at joining (the form's box is gone once joined)
 NAME_LENGTH = 20
 
 
@@ -41,25 +42,21 @@ def join_class() -> None:
 
 
 def _join_form() -> str | None:
-    """The code box (filled from the join link's ?code=) and the name box; the code joined, or None."""
-    linked = st.query_params.get("code", "")
-    if "join_code" not in st.session_state and linked:
-        st.session_state["join_code"] = linked[:12]
+    """The code box (filled from the join link's ?code=: a student from the QR code taps Join, or first gives a name)
+    and the name box; the code joined, or None."""
+    linked = st.query_params.get("code", "")[:12]
     st.caption(_("Type the code on the teacher's screen, or open the link or QR code it shows."))
     with st.form("join_form", border=False, enter_to_submit=True):
-        st.text_input(_("Class code"), key="join_code", max_chars=12, placeholder="ACDEF")
+        st.text_input(_("Class code"), linked, key="join_code", max_chars=12, placeholder="ACDEF")
         st.text_input(
             _("Your name (optional, at most {n} characters)").format(n=NAME_LENGTH),
             key="join_name",
             max_chars=NAME_LENGTH,
-            help=_("Only the teacher's count of names uses it: no other student sees it."),
+            help=_("Shown to no one else, and deleted when the class ends."),
         )
         pressed = st.form_submit_button(_("Join"), type="primary")
-    # A join link joins at once, the first time: one tap on the QR code, and the student is in.
-    from_link = bool(linked) and not st.session_state.get(TRIED_KEY)
-    if not (pressed or from_link):
+    if not pressed:
         return None
-    st.session_state[TRIED_KEY] = True
     code = _try_join(str(st.session_state.get("join_code", "")))
     if code is not None:
         st.rerun()  # the class without the form above it
@@ -69,6 +66,11 @@ def _join_form() -> str | None:
 def _try_join(typed: str) -> str | None:
     """The class's code once the store knows it; a clear message otherwise. Wrong codes are rate-limited per
     session (classroom.limits): after 5 in a minute, the next try waits."""
+    try:
+        name = check_name(st.session_state.get("join_name")) or ""
+    except ValueError as error:
+        st.error(plain(said(error)))
+        return None
     limiter = st.session_state.setdefault(LIMITER_KEY, JoinLimiter())
     try:
         code = limiter.join(typed, class_store().question)
@@ -86,12 +88,13 @@ def _try_join(typed: str) -> str | None:
         )
         return None
     st.session_state[JOINED_KEY] = code
+    st.session_state[NAME_KEY] = name
     st.session_state.setdefault(STUDENT_KEY, secrets.token_urlsafe(16))
     return code
 
 
 def _leave() -> None:
-    for key in (JOINED_KEY, SENT_KEY):
+    for key in (JOINED_KEY, SENT_KEY, NAME_KEY):
         st.session_state.pop(key, None)
 
 
@@ -104,7 +107,7 @@ def _in_class(code: str) -> None:
         st.info(_("The teacher has ended the class. Thank you for taking part!"))
         st.button(_("Join another class"), key="join_leave", on_click=_leave)
         return
-    name = str(st.session_state.get("join_name", "")).strip()
+    name = str(st.session_state.get(NAME_KEY, ""))
     who = _("Class {code}").format(code=code) + (" · " + plain(name) if name else "")
     row = st.container(horizontal=True, vertical_alignment="center", gap="medium")  # one line on a phone too
     row.caption(who)
