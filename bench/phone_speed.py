@@ -14,7 +14,8 @@ link is written here as the page's "Link to this quiz" writes it). Measured, by 
   box's bottom edge is (y, CSS px from the top of the page; the phone's first screen is 844 px tall);
 - Reveal: from the click on Reveal (after a guess) to the revealed heatmap drawn (its SVG heatmap layer);
 - first heatmap: from opening the same link without the quiz (the lesson's own link) to the first heatmap drawn
-  (scrolled into view when it lies below the first screen).
+  (scrolled into view when it lies below the first screen): on a phone's first view, its picture (figures/
+  first_paint.py); "first chart", printed beside it, is the interactive chart that replaces it.
 Every link is opened once before the runs (not counted: the server loads its models and fills its caches; that
 first visit is printed as "cold"). The machine's 2 cores are shared with other work: the load average is printed.
 """
@@ -56,15 +57,23 @@ PHONE = {
 LAPTOP = {"viewport": {"width": 1400, "height": 900}}
 TARGETS = {"phone first heatmap": 5.0, "phone Reveal": 2.0, "laptop first heatmap": 3.0}
 PICK_BOX = "The word it attends to most"
-# A heatmap is drawn once Plotly has put its image into the SVG heatmap layer. Below the first screen it is
-# scrolled into view first (Plotly draws it whether or not it is seen; the scroll is what a student does).
+# A heatmap is drawn once Plotly has put its image into the SVG heatmap layer, or once a phone's first heatmap,
+# drawn as a picture before Plotly's code has loaded (attention_core/figures/first_paint.py), is decoded. Below the
+# first screen it is scrolled into view first (drawn whether or not it is seen; the scroll is what a student does).
 DRAWN = """sel => {
     const plot = document.querySelector(sel);
     if (!plot) return false;
     const box = plot.getBoundingClientRect();
-    if (box.top >= innerHeight || box.bottom <= 0) { plot.scrollIntoView({block: 'center'}); return false; }
+    const away = box.top >= innerHeight || box.bottom <= 0;
+    if (plot.tagName === 'IMG') {  // a picture is whole once decoded: scrolled to, it shows at once
+      if (!plot.complete || plot.naturalWidth === 0) return false;
+      if (away) plot.scrollIntoView({block: 'center'});
+      return performance.now();
+    }
+    if (away) { plot.scrollIntoView({block: 'center'}); return false; }
     return plot.querySelector('.heatmaplayer image, .heatmaplayer .hm') ? performance.now() : false;
 }"""
+FIRST_HEATMAP = "[class*='st-key-first_paint_'] img, .js-plotly-plot"  # the picture or the chart, whichever is first
 QUESTION = """label => {
     const box = [...document.querySelectorAll('[data-testid=stSelectbox]')].find(e => e.innerText.includes(label));
     if (!box || box.getBoundingClientRect().height === 0) return false;
@@ -110,6 +119,7 @@ class Times:
     question_bottom: list[float] = field(default_factory=list)
     reveal: list[float] = field(default_factory=list)
     first_heatmap: list[float] = field(default_factory=list)
+    first_chart: list[float] = field(default_factory=list)  # the first interactive (Plotly) chart
 
 
 def _open(browser: object, profile: dict, throttle: float) -> tuple[object, object]:
@@ -157,7 +167,8 @@ def lesson_run(browser: object, base: str, link: Link, profile: dict, throttle: 
     context, page = _open(browser, profile, throttle)
     try:
         page.goto(f"{base}/{link.page}?{urlencode(link.lesson())}", wait_until="commit")
-        times.first_heatmap.append(_wait(page, DRAWN, ".js-plotly-plot") / 1000)
+        times.first_heatmap.append(_wait(page, DRAWN, FIRST_HEATMAP) / 1000)
+        times.first_chart.append(_wait(page, DRAWN, ".js-plotly-plot") / 1000)
     finally:
         context.close()
 
@@ -213,6 +224,7 @@ def measure(browser: object, base: str, runs: int, say: Callable[[str], None]) -
         say(f"  phone, CPU ×4   question box's bottom edge at {_summary(phone.question_bottom, 'px')}")
         say(f"  phone, CPU ×4   Reveal         {_summary(phone.reveal)}")
         say(f"  phone, CPU ×4   first heatmap  {_summary(phone.first_heatmap)}")
+        say(f"  phone, CPU ×4   first chart    {_summary(phone.first_chart)} (interactive: Plotly's)")
         say(f"  laptop          first heatmap  {_summary(laptop.first_heatmap)}")
         say(f"  ({_load()})")
         for failure in failed:

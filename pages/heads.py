@@ -21,7 +21,7 @@ from ui.knock_out_view import (
 from ui.linked_options import translated_options
 from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
-from ui.progressive import rest_after_first_heatmap
+from ui.progressive import first_heatmap
 from ui.query_key_view import head_picker, show_head_query_key_map
 from ui.rollout_view import show_word_flow
 from ui.show import chart, flag_model_cut, flag_unknown_words, head_grid, plain, show_step
@@ -76,8 +76,8 @@ st.caption(
         "view: its own W1, W2 (what others call Q and K) decide who looks at whom."
     ).format(layers=n_layers, heads=n_heads, n=len(labels))
 )
-head_grid(grid_weights, labels, rtl, "heads_grid")
-rest_after_first_heatmap("heads")  # a phone paints this grid before drawing the rest
+with first_heatmap("heads"):  # a phone paints this grid first, as a picture, then the rest
+    head_grid(grid_weights, labels, rtl, "heads_grid")
 
 # The three views, in English as links, lessons and benchmarks name them (?heads_view=Knock heads out), shown
 # translated.

@@ -10,7 +10,7 @@ from ui.guess_view import guess_first, guess_then_reveal, load_chart_code, quiz_
 from ui.i18n import N_, _
 from ui.linked_options import translated_options
 from ui.navigation import ensure_app_frame
-from ui.progressive import rest_after_first_heatmap
+from ui.progressive import first_heatmap
 from ui.show import flag_unknown_words, show_step
 
 ensure_app_frame()
@@ -71,18 +71,18 @@ if quiz:
     if not revealed:
         st.stop()
 
-show_step(
-    heading=_("1 · The sentence as a matrix"),
-    formula=(r"V = E + P" if choice.use_position else r"V = E")
-    + (r",\quad \hat V = V / \lVert V \rVert" if cosine else ""),
-    shape=_("{n} words × {d} dimensions = ({n} × {d})").format(n=n, d=d),
-    explanation=_("Each row is one word: its vector E plus the position vector P of its place.")
-    if choice.use_position
-    else _("Each row is one word: its vector E, with no position: word order is invisible."),
-    figure=heatmap(V, labels, dimension_labels(d), kind="signed", rtl=rtl, columns="dimensions"),
-    key="similarity_V",
-)
-rest_after_first_heatmap("similarity")  # a phone paints this heatmap before drawing the rest
+with first_heatmap("similarity"):  # a phone paints this heatmap first, as a picture, then the rest
+    show_step(
+        heading=_("1 · The sentence as a matrix"),
+        formula=(r"V = E + P" if choice.use_position else r"V = E")
+        + (r",\quad \hat V = V / \lVert V \rVert" if cosine else ""),
+        shape=_("{n} words × {d} dimensions = ({n} × {d})").format(n=n, d=d),
+        explanation=_("Each row is one word: its vector E plus the position vector P of its place.")
+        if choice.use_position
+        else _("Each row is one word: its vector E, with no position: word order is invisible."),
+        figure=heatmap(V, labels, dimension_labels(d), kind="signed", rtl=rtl, columns="dimensions"),
+        key="similarity_V",
+    )
 
 show_step(
     heading=_("2 · Similarities between words"),

@@ -24,7 +24,7 @@ from ui.controls import embed, embedding_controls, sentence_input
 from ui.guess_view import guess_first, guess_then_reveal, load_chart_code, quiz_first
 from ui.i18n import N_, _, in_language, ngettext, say
 from ui.navigation import ensure_app_frame
-from ui.progressive import rest_after_first_heatmap
+from ui.progressive import first_heatmap
 from ui.query_key_view import show_query_key_map
 from ui.show import chart, flag_unknown_words, show_step
 
@@ -167,16 +167,16 @@ w = lambda name, on: rf"{x}W_{name}" if on else rf"{x}I"  # noqa: E731 — the f
 temperature_text = rf"\cdot {temperature:g}" if temperature != 1.0 else ""
 root = rf"\sqrt{{{d_h}}}" if scale else ""
 
-show_step(
-    heading=_("1 · Scores: what each word looks for against what each word offers"),
-    formula=rf"\text{{scores}} = \frac{{({w(1, use_W1)})({w(2, use_W2)})^\top}}{{{root or '1'}{temperature_text}}}",
-    shape=product_shape(record.V1, record.V2.T),
-    explanation=say(scores_text(settings, d, record))
-    + (" " + _("Cells above the diagonal are blank: masked, their scores are −∞.") if causal else ""),
-    figure=heatmap(record.scores, labels, labels, kind="signed", rtl=rtl),
-    key="trainable_scores",
-)
-rest_after_first_heatmap("trainable")  # a phone paints this heatmap before drawing the rest
+with first_heatmap("trainable"):  # a phone paints this heatmap first, as a picture, then the rest
+    show_step(
+        heading=_("1 · Scores: what each word looks for against what each word offers"),
+        formula=rf"\text{{scores}} = \frac{{({w(1, use_W1)})({w(2, use_W2)})^\top}}{{{root or '1'}{temperature_text}}}",
+        shape=product_shape(record.V1, record.V2.T),
+        explanation=say(scores_text(settings, d, record))
+        + (" " + _("Cells above the diagonal are blank: masked, their scores are −∞.") if causal else ""),
+        figure=heatmap(record.scores, labels, labels, kind="signed", rtl=rtl),
+        key="trainable_scores",
+    )
 weights_text = (
     _("Softmax turns each row into shares that sum to 1.")
     if softmax

@@ -50,3 +50,52 @@ def test_a_quiz_link_on_a_phone_shows_its_question_and_box_on_the_first_screen(
     sentence = QUIZ_LINKS[page_name][f"{page_name}_sentence"]
     assert page.get_by_text(sentence).first.bounding_box()["y"] < 844  # what the question is about
     context.close()
+
+
+# A phone's browser names itself (Chrome on Android); the app draws a phone's first view in steps only for it.
+PHONE_BROWSER = {
+    **PHONE,
+    "user_agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/131.0.0.0 Mobile Safari/537.36",
+}
+FIRST_PAINT = "[class*='st-key-first_paint_'] img"
+CHART_DRAWN = "document.querySelectorAll('.js-plotly-plot .heatmaplayer').length"
+PICTURE_WATCHER = """
+new MutationObserver(() => {
+  const picture = document.querySelector("[class*='st-key-first_paint_'] img");
+  if (!picture || window.__picture) return;
+  const note = () => { window.__picture = {width: picture.naturalWidth, alt: picture.alt, charts: %s}; };
+  picture.complete ? note() : picture.addEventListener('load', note);
+}).observe(document, {childList: true, subtree: true});
+""" % CHART_DRAWN
+
+
+@pytest.mark.parametrize("page_name", ["similarity", "heads"])
+def test_a_phones_first_heatmap_is_a_picture_then_the_interactive_chart(
+    server: str, browser: object, page_name: str
+) -> None:
+    """Opened on a phone, the page's first heatmap comes as a picture (no wait for the chart code), named for a
+    screen reader; then the whole page follows, the interactive chart in the picture's place."""
+    context = browser.new_context(**PHONE_BROWSER, locale="en-US")
+    page = context.new_page()
+    lesson = {k: v for k, v in QUIZ_LINKS[page_name].items() if not k.startswith(f"{page_name}_quiz")}
+    # The picture lives until the page's next run (a second on a fast machine): a watcher notes it when decoded.
+    page.add_init_script(PICTURE_WATCHER)
+    page.goto(f"{server}/{page_name}?{urlencode(lesson, doseq=True)}")
+    page.wait_for_function("window.__picture !== undefined", timeout=90_000)
+    picture = page.evaluate("window.__picture")
+    assert picture["width"] > 0 and picture["alt"] and picture["charts"] == 0, picture  # before any chart
+    page.wait_for_function(f"{CHART_DRAWN} >= 1 && !document.querySelector(\"{FIRST_PAINT}\")", timeout=120_000)
+    if page_name == "similarity":  # the steps after the first follow it
+        page.wait_for_function(f"{CHART_DRAWN} >= 2", timeout=120_000)
+    context.close()
+
+
+def test_a_laptop_gets_the_interactive_chart_straight_away(server: str, browser: object) -> None:
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, locale="en-US")
+    page = context.new_page()
+    lesson = {k: v for k, v in QUIZ_LINKS["similarity"].items() if not k.startswith("similarity_quiz")}
+    page.goto(f"{server}/similarity?{urlencode(lesson, doseq=True)}")
+    page.wait_for_function(f"{CHART_DRAWN} >= 4", timeout=120_000)
+    assert page.locator(FIRST_PAINT).count() == 0
+    context.close()

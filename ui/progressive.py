@@ -1,5 +1,5 @@
-"""A page on a slow phone, drawn in steps: the chart code loaded as the page opens, the first heatmap before the
-rest, and a quiz's answer before the page below it.
+"""A page on a slow phone, drawn in steps: its first heatmap as a picture before the chart code has loaded, the rest
+of the page once that picture is painted (the charts then interactive), and a quiz's answer before the page below.
 
 A phone at a quarter of a laptop's speed spends most of a page's wait in the browser, not the server: loading
 Plotly's code (a 4.7 MB chunk of Streamlit's frontend, fetched when the first chart is drawn) and drawing every
@@ -9,6 +9,9 @@ chart of the run in one go before anything is painted (docs/speed.md, bench/phon
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 import streamlit as st
@@ -22,9 +25,14 @@ export default function(component) {
   if (!main || !data.chunk) return;
   const load = () => import(new URL(data.chunk, main.src).href).catch(() => {});
   const started = performance.now();
-  const wait = () => {  // after: the element to be drawn first (a quiz's box), for at most 5 s
-    if (!data.after || document.querySelector(data.after) || performance.now() - started > 5000) setTimeout(load, 100);
-    else requestAnimationFrame(wait);
+  const ready = () => {  // the element is there and, when a picture, decoded
+    const element = document.querySelector(data.after);
+    return element && (element.tagName !== 'IMG' || (element.complete && element.naturalWidth > 0));
+  };
+  const wait = () => {  // after: what to draw first (a quiz's box, a first heatmap's picture), for at most 5 s
+    if (!data.after || ready() || performance.now() - started > 5000) {
+      requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(load, 100)));  // once it is painted
+    } else requestAnimationFrame(wait);
   };
   wait();
 }
@@ -37,7 +45,10 @@ export default function(component) {
   const { data, setTriggerValue } = component;
   const started = performance.now();
   let frame = 0, fired = false;
-  const drawn = () => document.querySelector(`${data.chart} .heatmaplayer`) !== null;
+  const drawn = () => {  // exact: the element itself, decoded when a picture; else a chart's heatmap layer in it
+    const found = document.querySelector(data.exact ? data.chart : `${data.chart} .heatmaplayer`);
+    return found !== null && (found.tagName !== 'IMG' || (found.complete && found.naturalWidth > 0));
+  };
   const wait = () => {
     if (fired) return;
     if (drawn() || performance.now() - started > 3000) {
@@ -53,17 +64,31 @@ export default function(component) {
 _when_drawn = st.components.v2.component("attention_when_drawn", js=_DRAWN_JS)
 
 
+# The first heatmap's picture (figures/first_paint.py) in its container, once the browser has it; or, where no
+# picture could be made, the chart itself drawn.
+FIRST_PAINT = "[class*='st-key-first_paint_'] img"
+_FIRST_PAINT_DRAWN = f"{FIRST_PAINT}, .js-plotly-plot .heatmaplayer"
+# The page whose first heatmap is being drawn as a picture in this run, if any (a thread's own: Streamlit runs each
+# session's script on a thread of its own).
+_painting_first: ContextVar[str | None] = ContextVar("painting_first", default=None)
+
+
 def preload_charts(page: str, *, after: str = "") -> None:
     """Start loading the browser's chart code now, before the page's first chart asks for it; after: a CSS selector
-    of what to draw first (a quiz's box to answer in), which the load waits for."""
+    of what to draw first (a quiz's box to answer in), which the load waits for. On a phone's first view, the first
+    heatmap's picture comes first: evaluating the chart code holds a slow phone's every other drawing for seconds."""
+    if not after and _first_view_on_phone(page):
+        after = FIRST_PAINT
     if _PLOTLY_CHUNK:
         _plotly_preloader(key=f"{page}_preload_charts", data={"chunk": _PLOTLY_CHUNK, "after": after})
 
 
-def when_drawn(key: str, chart: str, flag: str) -> None:
-    """Once the browser has drawn the heatmap that the CSS selector `chart` finds, the session's `flag` is set and
-    the script reruns (the fragment's, when mounted in one)."""
-    _when_drawn(key=key, data={"chart": chart}, on_drawn_change=lambda: st.session_state.update({flag: True}))
+def when_drawn(key: str, chart: str, flag: str, *, exact: bool = False) -> None:
+    """Once the browser has drawn the heatmap that the CSS selector `chart` finds (exact: the element `chart` itself
+    found), the session's `flag` is set and the script reruns (the fragment's, when mounted in one)."""
+    _when_drawn(
+        key=key, data={"chart": chart, "exact": exact}, on_drawn_change=lambda: st.session_state.update({flag: True})
+    )
 
 
 def on_phone() -> bool:
@@ -80,11 +105,26 @@ def first_heatmap_drawn(page: str) -> None:
     st.session_state[_first_heatmap_drawn(page)] = True
 
 
-def rest_after_first_heatmap(page: str) -> None:
-    """Called after the page's first heatmap. On a phone's first view of the page in a session, the run stops
-    here; once the browser has painted that heatmap, the page reruns whole. Elsewhere, or later, nothing."""
-    drawn = _first_heatmap_drawn(page)
-    if st.session_state.get(drawn) or not on_phone():
-        return
-    when_drawn(f"first_heatmap_{page}", ".js-plotly-plot", drawn)
-    st.stop()
+def _first_view_on_phone(page: str) -> bool:
+    return on_phone() and not st.session_state.get(_first_heatmap_drawn(page))
+
+
+def painting_first() -> bool:
+    """Whether the chart being drawn is a phone's first heatmap of the page, to be drawn as a picture (ui/show.py)."""
+    return _painting_first.get() is not None
+
+
+@contextmanager
+def first_heatmap(page: str) -> Iterator[None]:
+    """Around the page's first heatmap. On a phone's first view of the page in a session, its charts are drawn as
+    pictures (figures/first_paint.py) and the run stops after them; once the browser has painted the picture, the
+    page reruns whole, the interactive chart in the picture's place. Elsewhere, or later, the charts as usual."""
+    first_view = _first_view_on_phone(page)
+    token = _painting_first.set(page if first_view else None)
+    try:
+        yield
+    finally:
+        _painting_first.reset(token)
+    if first_view:
+        when_drawn(f"first_heatmap_{page}", _FIRST_PAINT_DRAWN, _first_heatmap_drawn(page), exact=True)
+        st.stop()

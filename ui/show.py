@@ -10,14 +10,16 @@ import streamlit as st
 import torch
 from streamlit.delta_generator import DeltaGenerator
 
+from attention_core.figures.first_paint import static_svg
 from attention_core.figures.heatmaps import CAPTIONS, figure_table, heatmap_grid
 from attention_core.figures.screen import finish
 from attention_core.figures.text_alternative import panels
 from attention_core.models.knock_out_effects import GuessChange
 from attention_core.models.word_pieces import neighbour_blocks, pool_to_words
-from ui.accessibility import chart_config, csv_label, describe_figure
+from ui.accessibility import chart_config, chart_name, csv_label, describe_figure
 from ui.i18n import N_, _, ngettext, reading_order, right_to_left, shown_head_name, translated_figure
 from ui.lesson_view import mark_lesson_cell
+from ui.progressive import painting_first
 from ui.screen import current_screen
 
 _MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")
@@ -66,7 +68,11 @@ def chart(
     figure = finish(figure, current_screen(), share=share, translate=translated_figure, outline=outline)
     title = figure.layout.title.text or key
     name = "attention-" + (re.sub(r"[^\w]+", "-", title, flags=re.UNICODE).strip("-") or key)
-    where.plotly_chart(figure, key=key, config=chart_config(name))
+    picture = static_svg(figure, current_screen().figure_px(share)) if painting_first() else None
+    if picture is not None:  # a phone's first heatmap: a picture now, the chart once Plotly's code is loaded
+        where.container(key=f"first_paint_{key}").image(picture, width="stretch", alt=chart_name(figure, key, shows))
+    else:
+        where.plotly_chart(figure, key=key, config=chart_config(name))
     row = (
         where.container(horizontal=True, vertical_alignment="center", gap="medium")
         if table or panels(figure)
