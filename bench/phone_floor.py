@@ -98,7 +98,8 @@ def main() -> None:
             for server in servers:
                 stop_server(server)
     lines = [
-        f"phone_floor: {bench.git_state()}, {args.runs} runs each, by turns; phone 390 × 844, touch, CPU ×4; {bench._load()}"
+        f"phone_floor: {bench.git_state()}, {args.runs} runs each, by turns; phone 390 × 844, touch, CPU ×4; "
+        + bench._load()
     ]
     for (name, *_), values in zip(pages, times, strict=True):
         drawn = "title drawn" if "title" in name else "first heatmap"

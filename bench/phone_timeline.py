@@ -34,7 +34,8 @@ window.WebSocket = function (...args) {
   socket.addEventListener('message', (event) => {
     mark('first message');
     window.__marks['last message'] = performance.now();
-    (window.__messages = window.__messages || []).push([performance.now(), event.data.byteLength || event.data.size || 0]);
+    const size = event.data.byteLength || event.data.size || 0;
+    (window.__messages = window.__messages || []).push([performance.now(), size]);
   });
   return socket;
 };

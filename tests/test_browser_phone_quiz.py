@@ -64,10 +64,10 @@ PICTURE_WATCHER = """
 new MutationObserver(() => {
   const picture = document.querySelector("[class*='st-key-first_paint_'] img");
   if (!picture || window.__picture) return;
-  const note = () => { window.__picture = {width: picture.naturalWidth, alt: picture.alt, charts: %s}; };
+  const note = () => { window.__picture = {width: picture.naturalWidth, alt: picture.alt, charts: CHARTS}; };
   picture.complete ? note() : picture.addEventListener('load', note);
 }).observe(document, {childList: true, subtree: true});
-""" % CHART_DRAWN
+""".replace("CHARTS", CHART_DRAWN)
 
 
 @pytest.mark.parametrize("page_name", ["similarity", "heads"])
@@ -85,7 +85,7 @@ def test_a_phones_first_heatmap_is_a_picture_then_the_interactive_chart(
     page.wait_for_function("window.__picture !== undefined", timeout=90_000)
     picture = page.evaluate("window.__picture")
     assert picture["width"] > 0 and picture["alt"] and picture["charts"] == 0, picture  # before any chart
-    page.wait_for_function(f"{CHART_DRAWN} >= 1 && !document.querySelector(\"{FIRST_PAINT}\")", timeout=120_000)
+    page.wait_for_function(f'{CHART_DRAWN} >= 1 && !document.querySelector("{FIRST_PAINT}")', timeout=120_000)
     if page_name == "similarity":  # the steps after the first follow it
         page.wait_for_function(f"{CHART_DRAWN} >= 2", timeout=120_000)
     context.close()
