@@ -84,6 +84,7 @@ def test_a_class_answers_the_teachers_question_and_the_reveal_reaches_every_stud
     # The question the phones get is the model's own row: layer 4, head 2, row "it", as the page draws it (its
     # strongest word, animal at 0.64, as tests/test_guess_then_reveal.py finds it in the model).
     assert question["row"] == "it" and question["head"] == "L4 H2" and question["page"] == "heads"
+    assert question["text"] == "L4 H2 · Which word does “it” attend to most?"
     row = np.asarray(question["weights"])
     assert row.sum() == pytest.approx(1.0, abs=2e-3)
     assert question["model_answer"] == "animal" == question["choices"][int(row.argmax())]

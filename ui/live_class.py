@@ -87,6 +87,12 @@ class QuizQuestion:
         text = json.dumps([self.page, self.head, self.row, list(self.labels), row], ensure_ascii=False)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
+    @property
+    def text(self) -> str:
+        """The question in English, as a summary reads it (each screen writes it in its own language)."""
+        asked = f"Which word does “{self.choices[self.row]}” attend to most?"
+        return f"{self.head} · {asked}" if self.head else asked
+
     def record(self, *, locked: bool = False, prompt: str = "") -> dict[str, object]:
         """The question as the store keeps it and a student's phone draws it (no model on the student's side)."""
         row = [round(float(v), DIGITS) for v in self.weights[self.row]]
@@ -100,6 +106,7 @@ class QuizQuestion:
             "link": self.link,
             "sentence": self.sentence,
             "head": self.head,
+            "text": self.text,
             "row": self.choices[self.row],  # the word asked about (classroom.summary's "question" column)
             "row_index": self.row,
             "labels": list(self.labels),
