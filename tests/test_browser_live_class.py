@@ -37,6 +37,8 @@ WATCH_REVEAL = """() => { window.revealedAt = null; new MutationObserver((_, obs
     }
   }).observe(document.body, {childList: true, subtree: true}); }"""
 COUNT = ".st-key-live_class_count h2"
+BAR_TEXT_PX = """() => [...document.querySelectorAll("[class*='st-key-live_class_tally'] text.bartext")]
+    .map(t => parseFloat(getComputedStyle(t).fontSize))"""
 # The element at the top of the window, below Streamlit's header (90 px).
 SCROLL_TO = """e => { e.scrollIntoView({block: 'start'}); let p = e.parentElement;
     while (p && !['auto', 'scroll'].includes(getComputedStyle(p).overflowY)) p = p.parentElement;
@@ -137,6 +139,8 @@ def test_a_projector_and_two_phones_run_a_question_and_the_reveal_reaches_them_w
     teacher.locator(".st-key-live_class_code").evaluate(SCROLL_TO)
     time.sleep(1.5)
     teacher.screenshot(path=str(OUTPUT / "live-class-projector-revealed.png"))
+    sizes = teacher.evaluate(BAR_TEXT_PX)
+    assert sizes and min(sizes) >= 18, f"the class's chart writes numbers at {sorted(set(sizes))} px on the projector"
     wait_for_rerun(phone)
     phone.screenshot(path=str(OUTPUT / "live-class-phone.png"), full_page=True)
     wait_for_rerun(arabic)

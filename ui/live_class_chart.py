@@ -17,11 +17,18 @@ _MODEL_HOVER = "%{customdata}: %{y:.3f}<extra>%{fullData.name}</extra>"
 
 
 def class_bars(
-    choices: list[str], counts: dict[str, int], model_row: list[float] | None, *, rtl: bool = False
+    choices: list[str],
+    counts: dict[str, int],
+    model_row: list[float] | None,
+    *,
+    rtl: bool = False,
+    large: bool = False,
 ) -> go.Figure:
     """Bars in the sentence's order (right to left for an Arabic sentence): orange, the share of the class's answers
     on each word, its count written on it; blue, the model's weight for the word once revealed (model_row None: the
-    slot stays empty, so the bars do not move at the reveal)."""
+    slot stays empty, so the bars do not move at the reveal). large: a projector's numbers, 24 and 18 px (the
+    figures' finishing step enlarges a bar chart's type but not the numbers on its bars)."""
+    count_px, weight_px = (24, 18) if large else (16, 13)
     total = sum(counts.get(word, 0) for word in choices)
     x = list(range(len(choices)))  # places, not words: a word typed twice is two bars
     picked = [counts.get(word, 0) for word in choices]
@@ -35,7 +42,8 @@ def class_bars(
             "marker": {"color": GUESS_COLOUR},
             "text": [str(n) if n else "" for n in picked],
             "textposition": "outside",
-            "textfont": {"size": 20},
+            "textfont": {"size": count_px},
+            "constraintext": "none",  # the count keeps its size above a narrow bar (Plotly shrank it to the bar)
             "hovertemplate": _CLASS_HOVER,
             "customdata": [[word, n] for word, n in zip(choices, picked, strict=True)],
         },
@@ -49,7 +57,8 @@ def class_bars(
             # and ran into each other on a phone.
             "text": [f"{w:.2f}" if w >= SHOWN_WEIGHT else "" for w in model_row] if model_row is not None else None,
             "textposition": "outside",
-            "textfont": {"size": 16},
+            "textfont": {"size": weight_px},
+            "constraintext": "none",
             "hovertemplate": _MODEL_HOVER,
             "customdata": choices,
         },
@@ -58,7 +67,6 @@ def class_bars(
     layout = {
         "meta": {"rows": [THE_CLASS, THE_MODEL], "cols": choices},
         "barmode": "group",
-        "uniformtext": {"minsize": 12, "mode": "show"},  # Plotly shrinks a narrow bar's number; not below this
         "font": {"family": ARABIC_FONTS, "size": 14},
         "height": 240,
         "margin": {"l": 10, "r": 10, "t": 40, "b": 10},

@@ -32,6 +32,7 @@ from ui.live_class import (
 from ui.live_class_chart import class_bars
 from ui.live_plan_view import OPEN_KEY, PENDING_KEY, PROMPT_KEY, lesson_plan, question_settings
 from ui.show import chart, plain
+from ui.style import PRESENTATION_KEY
 
 
 def live_class_panel(asked: QuizQuestion) -> bool | None:
@@ -193,7 +194,9 @@ def _live_panel(teacher: TeacherClass, question: dict[str, Any], *, same: bool, 
         picture.image(qr, caption=_("Scan to join"), width=150)
     choices = [str(c) for c in question.get("choices", [])]
     model_row = question.get("weights") if status.revealed else None
-    chart(class_bars(choices, tally, model_row, rtl=bool(question.get("rtl"))), "live_class_tally", table=False)
+    large = bool(st.session_state.get(PRESENTATION_KEY))
+    bars = class_bars(choices, tally, model_row, rtl=bool(question.get("rtl")), large=large)
+    chart(bars, "live_class_tally", table=False)
     st.caption(
         _("Orange: the share of the class that picked each word (the count on each bar); blue: the model's weights.")
         if status.revealed
