@@ -3,11 +3,12 @@
     .venv/bin/python bench/phone_floor.py --runs 5 --out docs/runs/phone_floor.txt
 
 Three servers at once, measured in turns so they meet the same load: the app (bench/phone_speed.py's Similarity
-lesson link), a one-heatmap page (a title and Similarity's first figure, V of the same sentence, built by the
-app's own heatmap(): nothing else) and a title-only page (Streamlit's own start, no chart). Each is opened on the
-phone of bench/phone_speed.py (390 × 844, touch, CPU ×4 through the DevTools protocol), a fresh context each run;
-printed: the median (every run) of the first heatmap drawn (the title drawn, for the title-only page), by the
-page's own clock from the start of navigation. The one-heatmap page is the least any Streamlit page with a Plotly
+lesson link: its first heatmap as a picture, figures/first_paint.py, and its first interactive chart), a
+one-heatmap page (a title and one 8 × 64 heatmap like Similarity's V, built by the app's own heatmap(): nothing
+else) and a title-only page (Streamlit's own start, no chart). Each is opened on the phone of bench/phone_speed.py
+(390 × 844, touch, a phone's User-Agent, CPU ×4 through the DevTools protocol), a fresh context each run; printed:
+the median (every run) of the first heatmap drawn (the title drawn, for the title-only page), by the page's own
+clock from the start of navigation. The one-heatmap page is the least any Streamlit page with a Plotly
 heatmap can take on this machine: what the app takes above it is what the app can still cut.
 """
 
@@ -77,14 +78,17 @@ def main() -> None:
         title.write_text(TITLE_ONLY_PAGE, encoding="utf-8")
         ports = [bench._free_port() for _ in range(3)]
         servers = [start_server(ports[0]), serve(one, ports[1]), serve(title, ports[2])]
+        app = f"/{link.page}?{urlencode(link.lesson())}"
         pages = [
-            ("the app: " + link.name, f"/{link.page}?{urlencode(link.lesson())}", bench.DRAWN, ".js-plotly-plot"),
+            ("the app: " + link.name + " (its picture)", app, bench.DRAWN, bench.FIRST_HEATMAP),
+            ("the app: " + link.name + " (its interactive chart)", app, bench.DRAWN, ".js-plotly-plot"),
             ("one heatmap, nothing else", "/", bench.DRAWN, ".js-plotly-plot"),
             ("a title only (no chart)", "/", TITLE, "h1"),
         ]
         times: list[list[float]] = [[] for _ in pages]
+        ports = [ports[0], *ports]  # the app's two rows are one server
         try:
-            for port, server in zip(ports, servers, strict=True):
+            for port, server in zip(ports[1:], servers, strict=True):
                 wait_until_healthy(port, server)
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=FLAGS)
