@@ -49,8 +49,8 @@ def test_the_cloud_pipfile_lists_what_requirements_txt_lists() -> None:
 
 
 def test_the_package_declares_what_requirements_txt_pins_for_it() -> None:
-    """pyproject.toml's dependencies are attention_core's share of requirements.txt, with the same pins (the app
-    adds Streamlit, and Babel for the interface's translations)."""
+    """pyproject.toml's dependencies are the packages' share (attention_core and classroom) of requirements.txt,
+    with the same pins (the app adds Streamlit, and Babel for the interface's translations)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     declared = dict(re.match(r"([A-Za-z0-9_.-]+)(.*)", line).groups() for line in project["dependencies"])
     app = _requirements("requirements.txt")
