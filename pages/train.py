@@ -109,6 +109,7 @@ preset_name = right.selectbox(
     **form,
     format_func={name: _(note) for name, note in PRESET_NOTES.items()}.__getitem__,
 )
+right.caption(_(PRESET_NOTES[preset_name]))  # whole: a box cuts a long option short on a projector or a phone
 by = right.radio(
     _("Budget"),
     list(BUDGETS),

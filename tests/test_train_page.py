@@ -51,6 +51,19 @@ def test_the_default_run_is_the_live_demo_on_the_quran_for_two_minutes_and_the_p
     assert "noise" not in intro and "no head knows where to look at step 0" in intro
 
 
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_chosen_model_size_is_written_out_whole_under_its_box(lang: str) -> None:
+    """A select box cuts a long option short (a projector in Arabic showed «العرض الحي (live): لا شيء مبنيّ فيه، يت…»):
+    the chosen one is written out whole below it, in the reader's language."""
+    at = open_framed_link("train", lang=lang)
+    assert_clean(at)
+    chosen = at.selectbox(key="train_preset")
+    shown = chosen.format_func(chosen.value)
+    assert len(shown) > 60 and shown in [caption.value for caption in at.caption]
+    chosen.set_value("base").run()
+    assert chosen.format_func("base") in [caption.value for caption in at.caption]
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [("", "paste some text"), ("one line only", "at least 20"), ("\x00binary\x00" * 30, "binary")],
