@@ -24,7 +24,19 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = ("", "lessons", "similarity", "trainable", "heads", "abstraction", "pairs", "fill_blank", "word_order", "train")
+PAGES = (
+    "",
+    "lessons",
+    "similarity",
+    "trainable",
+    "heads",
+    "abstraction",
+    "pairs",
+    "fill_blank",
+    "word_order",
+    "train",
+    "join",
+)
 WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 SERIOUS = ("serious", "critical")
 WIDTH = 1400
