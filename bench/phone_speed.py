@@ -286,7 +286,8 @@ def main() -> None:
         args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-_ROW = re.compile(r"^  (phone, CPU ×4|laptop)\s+(question box's bottom edge at|question|Reveal|first heatmap|first chart)\s+(.+)$")
+_MEASURES = "question box's bottom edge at|question|Reveal|first heatmap|first chart"
+_ROW = re.compile(rf"^  (phone, CPU ×4|laptop)\s+({_MEASURES})\s+(.+)$")
 
 
 def side_by_side(before: Path, after: Path) -> str:

