@@ -2,6 +2,7 @@
 
     python bench/everyday_arabic.py                                   # the shipped model
     python bench/everyday_arabic.py --checkpoint checkpoints/arabic --out everyday.json
+    python bench/everyday_arabic.py --sentences attention_core/training/modern_heldout   # the modern test set
 
 The model learned from the Qurʾān and the hadith; a student types about school, home, food and the weather.
 (a) the words it has no learned vector for (a piece is [UNK]: a character never seen in training);
@@ -30,8 +31,9 @@ BLANK = Token(MASK, MASK, is_word=False)
 
 
 def read_sentences(path: Path = SENTENCES) -> list[str]:
-    """The non-blank lines of the sentence file."""
-    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    """The non-blank lines of the sentence file, or of every .txt file of a folder (the modern test set's topics)."""
+    files = sorted(path.glob("*.txt")) if path.is_dir() else [path]
+    return [line.strip() for file in files for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def words_of(sentence: str) -> list[Token]:
@@ -207,7 +209,9 @@ def print_report(report: Report) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--checkpoint", default=str(SHIPPED), help="model folder (default: the shipped model)")
-    parser.add_argument("--sentences", default=str(SENTENCES), help="sentence file, one sentence a line")
+    parser.add_argument(
+        "--sentences", default=str(SENTENCES), help="sentence file, one sentence a line, or a folder of them"
+    )
     parser.add_argument("--out", default=None, help="also write the JSON object to this file")
     args = parser.parse_args(argv)
     report = measure(load_model(args.checkpoint), read_sentences(Path(args.sentences)))
