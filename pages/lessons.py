@@ -20,6 +20,13 @@ st.markdown(
         "view. The claims below are checked against the models by the test suite."
     )
 )
+st.markdown(
+    _(
+        "**A live class:** open a lesson's *quiz version* on the projector and press **Start a live class**: "
+        "students join from their phones with the class code or its QR code, answer, and the class's answers meet "
+        "the model's when you reveal (the menu's *Join a live class* is their way in)."
+    )
+)
 forget_opened_lesson()  # a lesson opened from here starts clean, even one opened before
 topics = sorted({lesson.topic for lesson in LESSONS}, key=_)  # English values (tests, the session), shown translated
 # Nothing picked shows every lesson; picking topics narrows the gallery to them.
