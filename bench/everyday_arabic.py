@@ -22,11 +22,10 @@ from pathlib import Path
 
 from attention_core.models.trained import SHIPPED, TrainedModel, load_model
 from attention_core.story.text import MASK, Token, normalize_word, tokenize
+from attention_core.training.test_set import COMMON, COMMON_WORDS
 
 SENTENCES = Path(__file__).with_suffix(".txt")
-COMMON_WORDS = ("في", "إلى", "على", "من", "مع", "أن", "عن", "ان", "الى")
-COMMON = frozenset(normalize_word(word) for word in COMMON_WORDS)  # في الى على من مع ان عن
-WRITTEN = {normalize_word(word): word for word in COMMON_WORDS[:7]}  # how the tables show them: إلى, أن
+WRITTEN = {normalize_word(word): word for word in COMMON_WORDS}  # how the tables show them: إلى, أن
 BLANK = Token(MASK, MASK, is_word=False)
 
 

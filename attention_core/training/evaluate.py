@@ -4,7 +4,9 @@
 
 prints one JSON object: top1, top5, n_masked for the model, and unigram_top1/top5 and bigram_top1/top5 for the
 counting baselines. The default masks every held-out word in turn, one at a time (no sampling noise); with
---mode random, a share of the words (--rate) is masked at once, over --seeds draws. --window 12 reads each held-out
+--mode random, a share of the words (--rate) is masked at once, over --seeds draws. --test-set modern scores the
+modern test set (never trained on) instead of the corpus's held-out lines; --targets common masks only the common
+words a class's blanks hide (في، إلى، على، من، مع، أن، عن). --window 12 reads each held-out
 line in consecutive pieces of 12 words, each alone (short text, as a class types it), instead of whole.
 Only words are masked (punctuation and lone marks are read, never masked or guessed). A masked word outside the
 model's output words counts as a miss for every method. A mixed corpus (quran,hadith) is scored on each part's
@@ -26,6 +28,7 @@ from attention_core.models.encoder import MaskedLanguageModel
 from attention_core.training.baselines import BigramCounts
 from attention_core.training.batches import Lexicon, encode_lines, pad
 from attention_core.training.corpora import Corpus, CorpusError, load_corpus
+from attention_core.training.test_set import COMMON, modern_test_corpus
 
 
 class StopRequested(Exception):  # noqa: N818 (control flow: Stop was pressed, nothing went wrong)
@@ -41,11 +44,13 @@ class MaskSet:
     targets: list[list[int]]
 
 
-def maskable(lexicon: Lexicon) -> list[bool]:
+def maskable(lexicon: Lexicon, targets: frozenset[str] | None = None) -> list[bool]:
     """Per token id, True for a word a [MASK] may hide: not punctuation, not a lone mark, not a special (a
-    vocabulary built before lone tatweels were marks lists their empty form among its words: never a target)."""
+    vocabulary built before lone tatweels were marks lists their empty form among its words: never a target);
+    with `targets` (normalised words), only those."""
     never = set(lexicon.vocabulary.never_guessed)
-    return [is_word and i not in never for i, is_word in enumerate(lexicon.is_word)]
+    wanted = None if targets is None else {lexicon.index[word] for word in targets if word in lexicon.index}
+    return [is_word and i not in never and (wanted is None or i in wanted) for i, is_word in enumerate(lexicon.is_word)]
 
 
 def word_windows(sequences: list[list[int]], is_word: list[bool], words: int) -> list[list[int]]:
@@ -173,12 +178,14 @@ def evaluate(
     seeds: int = 3,
     max_lines: int | None = None,
     window: int | None = None,
+    targets: frozenset[str] | None = None,
     counts: BigramCounts | None = None,
     should_stop: Callable[[], bool] | None = None,
 ) -> dict:
     """Held-out masked-word accuracy of the model and of both counting baselines, on the same masks. For a mixed
     corpus, the top-level numbers pool every part's masks and `parts` holds each part's own. With `window`, each
-    held-out line is read in consecutive windows of that many words, each alone (word_windows).
+    held-out line is read in consecutive windows of that many words, each alone (word_windows). With `targets`
+    (normalised words), only those are masked.
     Raises StopRequested as soon as should_stop() is true (the trainer's Stop must not wait for a long score)."""
     max_len = model.config.max_len
     if counts is None:
@@ -194,6 +201,7 @@ def evaluate(
                 seeds=seeds,
                 max_lines=max_lines,
                 window=window,
+                targets=targets,
                 counts=counts,
                 should_stop=should_stop,
             )
@@ -205,11 +213,10 @@ def evaluate(
     lines = corpus.held_out[:max_lines]
     if window is None:
         held_out = encode_lines(lines, lexicon, max_len)
-        is_word = maskable(lexicon)
     else:  # whole lines first (a window never straddles the model's 256-token cut), then the windows
         whole = encode_lines(lines, lexicon, max_len=sys.maxsize)
-        is_word = maskable(lexicon)
-        held_out = word_windows(whole, is_word, window)
+        held_out = word_windows(whole, maskable(lexicon), window)
+    is_word = maskable(lexicon, targets)  # after encoding: the held-out lines may have added ids
     if mode == "every-word":
         masks = every_word_masks(held_out, lexicon.vocabulary.mask_id, is_word)
         result = score_masks(model, lexicon, counts, masks, should_stop)
@@ -263,6 +270,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--window", type=int, default=None, help="read each held-out line in windows of this many words, each alone"
     )
+    parser.add_argument(
+        "--test-set",
+        choices=["modern"],
+        default=None,
+        help="score the modern test set (never trained on) instead of the corpus's held-out lines",
+    )
+    parser.add_argument(
+        "--targets", choices=["every", "common"], default="every", help="mask every word, or only the common ones"
+    )
     args = parser.parse_args(argv)
     torch.set_num_threads(max(1, torch.get_num_threads()))
     try:
@@ -271,6 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     except (CheckpointError, CorpusError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if args.test_set == "modern":
+        corpus = modern_test_corpus(corpus)
     result = evaluate(
         model,
         Lexicon(vocabulary),
@@ -280,6 +298,7 @@ def main(argv: list[str] | None = None) -> int:
         seeds=args.seeds,
         max_lines=args.max_lines,
         window=args.window,
+        targets=COMMON if args.targets == "common" else None,
     )
     print(json.dumps(_rounded(result), ensure_ascii=False))
     return 0
