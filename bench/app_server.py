@@ -1,6 +1,6 @@
 """The app's server and the browser as the benchmark scripts start them: one way, always cleaned up.
 
-from app_server import FLAGS, start_server, stop_server, wait_until_healthy   (bench/ is the script's folder)
+from app_server import FLAGS, free_port, start_server, stop_server, wait_until_healthy   (bench/ is the script's folder)
 for browser, started, health in cold_starts(port, runs): ...                  (cold-start benchmarks)
 """
 
@@ -11,6 +11,7 @@ import contextlib
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -122,6 +123,13 @@ def first_chart_recorder(times: dict[str, float], key: str, started: float) -> C
             times[key] = time.perf_counter() - started
 
     return on_frame
+
+
+def free_port() -> int:
+    """A port no process listens on now (the system's pick)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def port_is_free(port: int, timeout_s: float = 0.5) -> bool:

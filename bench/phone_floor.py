@@ -26,7 +26,7 @@ from urllib.parse import urlencode
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import phone_speed as bench  # bench/ is on the path
-from app_server import FLAGS, start_server, stop_server, wait_until_healthy
+from app_server import FLAGS, free_port, start_server, stop_server, wait_until_healthy
 
 ROOT = Path(__file__).resolve().parents[1]
 # The page's code is written out below (a file Streamlit runs); it builds Similarity's first figure itself.
@@ -76,7 +76,7 @@ def main() -> None:
         # Similarity's first heatmap on the lesson's sentence: V, its words × the model's 64 dimensions.
         one.write_text(ONE_HEATMAP_PAGE.format(root=str(ROOT), n=8, d=64), encoding="utf-8")
         title.write_text(TITLE_ONLY_PAGE, encoding="utf-8")
-        ports = [bench._free_port() for _ in range(3)]
+        ports = [free_port() for _ in range(3)]
         servers = [start_server(ports[0]), serve(one, ports[1]), serve(title, ports[2])]
         app = f"/{link.page}?{urlencode(link.lesson())}"
         pages = [

@@ -22,7 +22,7 @@ from urllib.parse import urlencode
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import phone_speed as bench  # bench/ is on the path
-from app_server import FLAGS, start_server, stop_server, wait_until_healthy
+from app_server import FLAGS, free_port, start_server, stop_server, wait_until_healthy
 
 
 def profile(page: object, cdp: object, link: bench.Link, base: str, what: str) -> tuple[float, dict]:
@@ -91,7 +91,7 @@ def main() -> None:
 
     link = bench.LINKS[args.link]
     say(f"phone_profile: {bench.git_state()}, {link.name}, {args.what}; {bench._load()}")
-    port = bench._free_port()
+    port = free_port()
     server = start_server(port)
     try:
         wait_until_healthy(port, server)

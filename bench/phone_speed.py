@@ -26,7 +26,6 @@ import argparse
 import os
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -40,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))
 
-from app_server import FLAGS, start_server, stop_server, wait_until_healthy  # noqa: E402 — bench/ is on the path
+from app_server import FLAGS, free_port, start_server, stop_server, wait_until_healthy  # noqa: E402 — bench/ is on the path
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 
 from ui.examples import LESSONS  # noqa: E402
@@ -255,7 +254,7 @@ def main() -> None:
         print(line, flush=True)
         lines.append(line)
 
-    port = args.port or _free_port()
+    port = args.port or free_port()
     say(f"phone_speed: {git_state()}, {args.runs} runs per link and profile")
     say("phone: 390 × 844, device scale 3, mobile, touch, CPU throttled ×4 (CDP); laptop: 1400 × 900, no throttle")
     say(f"start: {_load()} (the cores are shared with other sessions' work: times vary with it)")
@@ -310,12 +309,6 @@ def side_by_side(before: Path, after: Path) -> str:
     table = ["| link | measure | before | after |", "|---|---|---|---|"]
     table += [f"| {link} | {what} | {b} | {a} |" for (link, what), (b, a) in rows.items()]
     return "\n".join(table)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 if __name__ == "__main__":

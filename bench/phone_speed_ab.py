@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import app_server  # bench/ is on the path
 import phone_speed as bench
-from app_server import FLAGS, stop_server, wait_until_healthy
+from app_server import FLAGS, free_port, stop_server, wait_until_healthy
 
 
 def _median(values: list[float]) -> str:
@@ -50,7 +50,7 @@ def main() -> None:
     servers = []
     for root in args.roots:
         app_server.ROOT = root.resolve()  # start_server runs `streamlit run app.py` in app_server.ROOT
-        port = bench._free_port()
+        port = free_port()
         servers.append((root, port, app_server.start_server(port)))
     say(f"phone_speed_ab: {', '.join(str(root) for root in args.roots)}; {args.runs} runs each, in turn")
     say(f"start: {bench._load()}")

@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import phone_speed as bench  # bench/ is on the path
-from app_server import FLAGS, start_server, stop_server, wait_until_healthy
+from app_server import FLAGS, free_port, start_server, stop_server, wait_until_healthy
 
 # Wraps WebSocket before the app opens one: every message's arrival time, in order.
 RECORDER = """
@@ -85,7 +85,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     link = bench.LINKS[args.link]
-    port = bench._free_port()
+    port = free_port()
     server = start_server(port)
     try:
         wait_until_healthy(port, server)

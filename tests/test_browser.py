@@ -9,9 +9,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
 import time
 import urllib.parse
 import urllib.request
@@ -23,7 +20,9 @@ from urllib.parse import urlencode
 import pytest
 
 from attention_core.figures.heatmaps import UNKNOWN_MARK
-from bench.app_server import FLAGS  # Chromium's flags for this machine, written once (the benchmarks use them too)
+
+# Chromium's flags and the app's server for this machine, written once (the benchmarks use them too)
+from bench.app_server import FLAGS, free_port, start_server, stop_server, wait_until_healthy
 from tests.test_live_training import LINES as ANIMAL_LINES
 from ui.examples import LESSONS
 
@@ -51,37 +50,13 @@ def server() -> Iterator[str]:
         if os.environ.get("REQUIRE_BROWSER") == "1":
             pytest.fail(reason)
         pytest.skip(reason)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.headless=true",
-            "--server.address=127.0.0.1",
-            f"--server.port={port}",
-            "--browser.gatherUsageStats=false",
-        ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
+    port = free_port()
+    process = start_server(port)  # the benchmarks' way: its own process group, stopped whatever happens
     try:
-        for _ in range(240):
-            try:
-                urllib.request.urlopen(base + "/_stcore/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.25)
-        yield base
+        wait_until_healthy(port, process, timeout_s=120)
+        yield f"http://127.0.0.1:{port}"
     finally:
-        process.terminate()
-        process.wait(timeout=20)
+        stop_server(process)
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import socket
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -162,12 +161,6 @@ class PageAudit:
     nodes: list[dict[str, Any]]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def url(base: str, path: str, language: str) -> str:
     return f"{base}/{path}" + ("?lang=ar" if language == "ar" else "")
 
@@ -240,12 +233,13 @@ def audit_page(browser: Any, base: str, path: str, language: str) -> PageAudit:
 
 
 @contextmanager
-def app_and_browser(port: int, running: str = "") -> Iterator[tuple[str, Any]]:
-    """The app (started here on `port`, or the one `running` at that address) and Chromium."""
+def app_and_browser(port: int | None, running: str = "") -> Iterator[tuple[str, Any]]:
+    """The app (started here on `port`, a free one if None, or the one `running` at that address) and Chromium."""
     from playwright.sync_api import sync_playwright
 
-    from bench.app_server import FLAGS, start_server, stop_server, wait_until_healthy
+    from bench.app_server import FLAGS, free_port, start_server, stop_server, wait_until_healthy
 
+    port = port or free_port()
     server = None if running else start_server(port)
     try:
         if server is not None:
@@ -281,7 +275,7 @@ def main() -> None:
         keyboard(args)
         return
     audits = []
-    with app_and_browser(args.port or free_port(), args.url) as (base, browser):
+    with app_and_browser(args.port, args.url) as (base, browser):
         for language in ("en", "ar"):
             for path in args.pages:
                 audits.append(audit_page(browser, base, path, language))
@@ -300,7 +294,7 @@ def main() -> None:
 
 def keyboard(args: argparse.Namespace) -> None:
     """Per page (English): its Tab stops, how many fall in each chart, and the focus rings' lowest contrast."""
-    with app_and_browser(args.port or free_port(), args.url) as (base, browser):
+    with app_and_browser(args.port, args.url) as (base, browser):
         for path in args.pages:
             context = browser.new_context(**context_options("en"))
             page = context.new_page()

@@ -170,15 +170,26 @@ def option_labels(options: Iterable[str]) -> Callable[[str], str]:
     return {option: _(option) for option in options}.__getitem__
 
 
+def _worded(text: object) -> bool:
+    """A Worded of the package or of the classroom service (classroom/words.py keeps its own copy of the class so a
+    student's process never imports attention_core): a str with its template and values."""
+    return isinstance(text, Worded) or (
+        isinstance(text, str)
+        and isinstance(getattr(text, "template", None), str)
+        and isinstance(getattr(text, "values", None), dict)
+    )
+
+
 def say(text: object) -> str:
-    """A sentence the package wrote for a reader (attention_core.words.Worded, or an error raised with one) in this
-    session's language: its template translated, its values filled in again (a Worded value, or an error, said
-    too). Any other text (a library's own message) as it is."""
+    """A sentence a package wrote for a reader (a Worded of attention_core.words or classroom.words, or an error
+    raised with one) in this session's language: its template translated, its values filled in again (a Worded
+    value, or an error, said too). Any other text (a library's own message) as it is."""
     if isinstance(text, BaseException):
         text = text.args[0] if len(text.args) == 1 else str(text)
-    if isinstance(text, Worded):
-        values = {k: say(v) if isinstance(v, Worded | BaseException) else v for k, v in text.values.items()}
-        return _(text.template).format(**values)
+    if _worded(text):
+        worded: Worded = text  # type: ignore[assignment]
+        values = {k: say(v) if _worded(v) or isinstance(v, BaseException) else v for k, v in worded.values.items()}
+        return _(worded.template).format(**values)
     return str(text)
 
 

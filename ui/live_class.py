@@ -148,16 +148,6 @@ def app_host() -> str | None:
     return urlsplit(st.context.url or "").netloc or None
 
 
-def said(error: BaseException) -> str:
-    """An error of the class's service in this session's language: its message is a classroom.words.Worded (a
-    template marked for the catalog and its values) or plain English."""
-    text = error.args[0] if error.args else str(error)
-    template, values = getattr(text, "template", None), getattr(text, "values", None)
-    if isinstance(template, str) and isinstance(values, dict):
-        return _(template).format(**values)
-    return str(text)
-
-
 _TRAINABLE_HEAD = re.compile(r"head (\d+)")
 
 

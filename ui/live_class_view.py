@@ -13,11 +13,12 @@ from typing import Any
 
 import streamlit as st
 
+from attention_core.figures.class_answers import class_bars
 from classroom import ClassNotFound
 from classroom.qr import join_qr_png
 from classroom.summary import summary_csv
 from ui.bidi import isolate
-from ui.i18n import _
+from ui.i18n import _, say
 from ui.lesson_view import show_lesson_line
 from ui.live_class import (
     SUMMARY_KEY,
@@ -26,10 +27,8 @@ from ui.live_class import (
     TeacherClass,
     class_store,
     join_link,
-    said,
     teaching,
 )
-from ui.live_class_chart import class_bars
 from ui.live_plan_view import OPEN_KEY, PENDING_KEY, PROMPT_KEY, lesson_plan, question_settings
 from ui.show import chart, plain
 from ui.style import PRESENTATION_KEY
@@ -115,7 +114,7 @@ def _start(asked: QuizQuestion) -> None:
     try:
         code, key = class_store().create(_record(asked))
     except ValueError as error:  # a question the store cannot keep (too long a sentence or link)
-        st.session_state["live_error"] = said(error)
+        st.session_state["live_error"] = say(error)
         return
     st.session_state[TEACHER_KEY] = TeacherClass(code, key)
 
@@ -124,14 +123,14 @@ def _ask_next(teacher: TeacherClass, asked: QuizQuestion) -> None:
     try:
         class_store().next_question(teacher.code, teacher.key, _record(asked))
     except (ValueError, ClassNotFound) as error:
-        st.session_state["live_error"] = said(error)
+        st.session_state["live_error"] = say(error)
 
 
 def _reveal(teacher: TeacherClass) -> None:
     try:
         class_store().reveal(teacher.code, teacher.key)
     except ClassNotFound as error:
-        st.session_state["live_error"] = said(error)
+        st.session_state["live_error"] = say(error)
 
 
 def _end(teacher: TeacherClass) -> None:

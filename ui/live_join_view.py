@@ -13,15 +13,15 @@ from typing import Any, cast
 import streamlit as st
 import torch
 
+from attention_core.figures.class_answers import class_bars
 from attention_core.figures.heatmaps import MatrixKind, heatmap
 from attention_core.figures.marks import outline_cell
 from classroom import ClassEnded, ClassNotFound
 from classroom.limits import JoinLimiter, TooManyWrongCodesError
 from classroom.rules import check_name
 from ui.bidi import isolate
-from ui.i18n import LANGUAGE_KEY, SOURCE_LANGUAGE, _, language, ngettext
-from ui.live_class import class_store, said, shown_head
-from ui.live_class_chart import class_bars
+from ui.i18n import LANGUAGE_KEY, SOURCE_LANGUAGE, _, language, ngettext, say
+from ui.live_class import class_store, shown_head
 from ui.show import chart, plain
 
 JOINED_KEY = "live_joined"  # session: the code of the class this student joined
@@ -69,7 +69,7 @@ def _try_join(typed: str) -> str | None:
     try:
         name = check_name(st.session_state.get("join_name")) or ""
     except ValueError as error:
-        st.error(plain(said(error)))
+        st.error(plain(say(error)))
         return None
     limiter = st.session_state.setdefault(LIMITER_KEY, JoinLimiter())
     try:
@@ -149,7 +149,7 @@ def _pick(code: str, question: dict[str, Any], number: int, name: str) -> None:
         try:
             stored = class_store().answer(code, st.session_state[STUDENT_KEY], picked, name or None)
         except (ValueError, ClassNotFound) as error:
-            st.error(plain(said(error)))
+            st.error(plain(say(error)))
             return
         if not stored:
             st.rerun()  # revealed meanwhile: the answer's page

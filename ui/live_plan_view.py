@@ -15,8 +15,8 @@ import streamlit as st
 
 from classroom.plan import from_json, quiz_link, to_json
 from ui.bidi import isolate
-from ui.i18n import _
-from ui.live_class import QuizQuestion, app_host, said
+from ui.i18n import _, say
+from ui.live_class import QuizQuestion, app_host
 from ui.show import plain
 
 PLAN_KEY, AT_KEY = "live_plan", "live_plan_at"  # session: the plan's questions, the one opened last (its index)
@@ -88,7 +88,7 @@ def lesson_plan(asked: QuizQuestion) -> None:
             st.session_state[AT_KEY] = -1
             st.rerun()
         except ValueError as error:
-            st.error(said(error))
+            st.error(say(error))
 
 
 def _add(link: str) -> None:
@@ -103,7 +103,7 @@ def _add(link: str) -> None:
             }
         )
     except ValueError as error:
-        st.session_state["live_plan_added"] = said(error)
+        st.session_state["live_plan_added"] = say(error)
         return
     st.session_state[PLAN_KEY] = items
     st.session_state["live_plan_added"] = len(items)
