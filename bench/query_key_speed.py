@@ -138,7 +138,7 @@ def time_the_map() -> None:
 
 def app_cases() -> list[tuple[str, str, str, str, str, float, str | None]]:
     """(page, model, sentence label, sentence, what changes, budget ms, the fragment a browser reruns)."""
-    arabic_model = "Arabic: Qurʾān + hadith model (shipped)"
+    arabic_model = "Arabic: classical + modern model (shipped)"
     ar, en = quran_sentence(32), english_sentence(32)
     return [
         ("heads", arabic_model, "Arabic 32 words", ar, "lines", 50, "one_head"),

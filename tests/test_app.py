@@ -224,7 +224,7 @@ def test_everyday_arabic_gets_the_trained_models_vectors_and_random_ones_are_ann
 
 def test_automatic_says_why_it_falls_back_to_random_vectors() -> None:
     at = open_page("similarity")
-    at = flip(at, "radio", "similarity_model", "Arabic: Qurʾān + hadith model (shipped)")
+    at = flip(at, "radio", "similarity_model", "Arabic: classical + modern model (shipped)")
     at = type_sentence(at, "similarity", "The cat sat on the mat")  # no Arabic letter: nothing the model learned
     assert_clean(at)
     notice = " ".join(i.value for i in at.info)
@@ -276,7 +276,7 @@ def test_english_on_automatic_never_goes_to_the_arabic_model_on_fill_the_blank()
     assert not at.dataframe and not at.get("plotly_chart") and not at.warning
     (message,) = [i.value for i in at.info if "masked-word head" in i.value]
     assert "Train your own" in message and "my model" in message
-    at = flip(at, "radio", "fill_blank_model", "Arabic: Qurʾān + hadith model (shipped)")  # asked for: it reads
+    at = flip(at, "radio", "fill_blank_model", "Arabic: classical + modern model (shipped)")  # asked for: it reads
     assert_clean(at)
     assert any("[UNK]" in w.value for w in at.warning)  # … and says every English word is unknown to it
     assert len(at.dataframe[0].value) == 5
@@ -430,7 +430,7 @@ def test_multi_head_page_with_minilm_shows_6_by_12_heads_pieces_and_hidden_speci
 
 def test_the_model_switch_overrides_the_script() -> None:
     at = type_sentence(open_page("heads"), "heads", CORE_REFERENCE)
-    at = flip(at, "radio", "heads_model", "Arabic: Qurʾān + hadith model (shipped)")
+    at = flip(at, "radio", "heads_model", "Arabic: classical + modern model (shipped)")
     grid = next(f for f in figures(at) if "panels" in f["layout"]["meta"])
     assert len(grid["layout"]["meta"]["panels"]) == load_model().n_layers * 5  # its layers × (4 heads + average)
     at = type_sentence(at, "heads", "الحمد لله رب العالمين")

