@@ -9,7 +9,9 @@ The model learned from the Qurʾān and the hadith; a student types about school
 (b) top-1 / top-5 when a common word (في، إلى، على، من، مع، أن، عن) is hidden: every occurrence in turn, one blank
     at a time, compared in normalised form (أن = ان, إلى = الى);
 (c) ten sentences with their top-3 guesses;
-(d) how many words it reads in several word pieces, with examples.
+(d) how many words it reads in several word pieces, with examples;
+(e) every word hidden in turn: how many first guesses are words the modern training text never uses (words only the
+    Qurʾān and the hadith have: ربك، مالك), the guesses a class should not see on its everyday sentence.
 Prints readable tables, then one JSON object of the numbers (also written to --out if given).
 """
 
@@ -17,11 +19,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from attention_core.models.trained import SHIPPED, TrainedModel, load_model
 from attention_core.story.text import MASK, Token, normalize_word, tokenize
+from attention_core.training.corpora import modern_lines
 from attention_core.training.test_set import COMMON, COMMON_WORDS
 
 SENTENCES = Path(__file__).with_suffix(".txt")
@@ -136,6 +140,40 @@ def word_splits(model: TrainedModel, sentences: list[str]) -> Splits:
     return Splits(len(seen), split, n_occurrences, n_split)
 
 
+# (e) first guesses from classical text only
+
+
+@dataclass(frozen=True)
+class Register:
+    n_blanks: int  # every word of every sentence, hidden in turn
+    classical_only: Counter[str]  # first guesses the modern training text never uses (written form → times)
+
+    @property
+    def share(self) -> float:
+        return sum(self.classical_only.values()) / self.n_blanks if self.n_blanks else 0.0
+
+
+def modern_words() -> frozenset[str]:
+    """Every normalised word of the modern training text (attention_core/training/modern, never its test set)."""
+    return frozenset(token.norm for line in modern_lines() for token in words_of(line))
+
+
+def first_guess_register(model: TrainedModel, sentences: list[str], modern: frozenset[str]) -> Register:
+    """Each word of each sentence hidden in turn; the first guesses that are not words of the modern text."""
+    classical: Counter[str] = Counter()
+    n_blanks = 0
+    for sentence in sentences:
+        tokens = tokenize(sentence)
+        for i, token in enumerate(tokens):
+            if not token.is_word:
+                continue
+            n_blanks += 1
+            (word, _), *_ = model.predict([*tokens[:i], BLANK, *tokens[i + 1 :]], 1)
+            if normalize_word(word) not in modern:
+                classical[word] += 1
+    return Register(n_blanks, classical)
+
+
 # the report
 
 
@@ -147,13 +185,20 @@ class Report:
     coverage: Coverage
     guessed: list[Guessed]
     splits: Splits
+    register: Register
 
 
 def measure(model: TrainedModel, sentences: list[str]) -> Report:
     """Every measure of this benchmark on one model."""
     guessed = guess_blanks(model, common_word_blanks(sentences), k=5)
     return Report(
-        model.name, model.step, len(sentences), coverage(model, sentences), guessed, word_splits(model, sentences)
+        model.name,
+        model.step,
+        len(sentences),
+        coverage(model, sentences),
+        guessed,
+        word_splits(model, sentences),
+        first_guess_register(model, sentences, modern_words()),
     )
 
 
@@ -173,6 +218,9 @@ def summary(report: Report) -> dict[str, float | int | str]:
         "distinct_words": splits.n_distinct,
         "distinct_words_split": len(splits.pieces),
         "split_share_of_occurrences": round(splits.n_split_occurrences / max(1, splits.n_occurrences), 4),
+        "every_word_blanks": report.register.n_blanks,
+        "classical_only_first_guesses": sum(report.register.classical_only.values()),
+        "classical_only_share": round(report.register.share, 4),
     }
 
 
@@ -203,6 +251,12 @@ def print_report(report: Report) -> None:
     )
     for word, pieces in list(splits.pieces.items())[:15]:
         print(f"    {word} = {' '.join(pieces)}")
+    register = report.register
+    print(
+        f"\n(e) every word hidden in turn: {sum(register.classical_only.values())} of {register.n_blanks} first "
+        f"guesses ({register.share:.1%}) are words the modern training text never uses"
+    )
+    print("    " + ("، ".join(f"{word} {n}" for word, n in register.classical_only.most_common(15)) or "none"))
 
 
 def main(argv: list[str] | None = None) -> None:
