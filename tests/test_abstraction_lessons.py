@@ -147,9 +147,9 @@ def test_looked_at_is_not_what_mattered_on_la_rayba_fihi() -> None:
     words = list(found.words)
     assert found.guess == lesson.expected_guess and logit_lens(arabic(), lesson.sentence).settles_at == 1
     looked = max(found.others, key=lambda i: float(shares[i]))
-    assert words[looked] == "الكتاب" and found.most_mattered == words.index("فيه")
+    assert words[looked] == "الكتاب" and found.most_mattered == words.index("لا")
     after = {w: f"{found.probability - float(found.drop[words.index(w)]):.2f}" for w in ("الكتاب", "فيه", "لا")}
     assert f"الكتاب ({float(shares[looked]):.2f} of its attention)" in lesson.look_for
     assert f"from {found.probability:.2f} to {after['الكتاب']}" in lesson.look_for
-    assert f"فيه ({float(shares[words.index('فيه')]):.2f}) takes it to {after['فيه']}" in lesson.look_for
-    assert f"hiding لا to {after['لا']}" in lesson.look_for
+    assert f"لا ({float(shares[words.index('لا')]):.2f}) takes it to {after['لا']}" in lesson.look_for
+    assert f"hiding فيه ({float(shares[words.index('فيه')]):.2f}) to {after['فيه']}" in lesson.look_for

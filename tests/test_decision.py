@@ -161,8 +161,8 @@ def test_looked_at_is_the_blanks_attention_row(shipped: TrainedModel) -> None:
     assert float(mean.attention.sum()) + mean.special_share == pytest.approx(1.0, abs=1e-5)
     rollout = compare(analysis, found, "rollout")
     assert float(rollout.attention.sum()) + rollout.special_share == pytest.approx(1.0, abs=1e-5)
-    # the lesson's point: the blank looks at الكتاب most, but فيه matters most
-    assert found.words[mean.most_looked_at or 0] == "الكتاب" and found.words[found.most_mattered or 0] == "فيه"
+    # the lesson's point: the blank looks at الكتاب most, but لا matters most
+    assert found.words[mean.most_looked_at or 0] == "الكتاب" and found.words[found.most_mattered or 0] == "لا"
 
 
 def test_the_section_on_fill_the_blank_shows_the_cores_numbers(shipped: TrainedModel) -> None:
@@ -185,7 +185,7 @@ def test_the_section_on_fill_the_blank_shows_the_cores_numbers(shipped: TrainedM
     assert torch.allclose(torch.tensor(values(strip, 0)[:, 0]), seen.attention.double(), atol=1e-6)
     drop = torch.tensor(values(strip, 1)[:, 1])
     assert torch.allclose(drop, found.drop.double(), atol=1e-6, equal_nan=True)
-    assert "The word that mattered most, \u2067فيه\u2069, got only 0.27" in captions
+    assert "The word that mattered most, \u2067لا\u2069, got only 0.23" in captions
     assert "is not what the word contributes" in captions  # why attention alone is no explanation, in plain words
 
 

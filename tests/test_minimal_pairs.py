@@ -97,10 +97,10 @@ def _first(model: object, text: str) -> tuple[str, float]:
 
 
 ARABIC_PAIRS = {  # each built-in Arabic pair: the first guess in A and in B (docs/minimal-pairs.md)
-    "السميع / سميع (the article agrees)": (("العليم", 0.94), ("عليم", 0.56)),
-    "عائشة / أنس (her or him)": (("عنها", 0.81), ("عنه", 0.6)),
-    "الذين / الذي (they or he)": (("آمنوا", 0.48), ("نزل", 0.23)),
-    "يحب / لا يحب (a word added)": (("المقسطين", 0.53), ("المعتدين", 0.53)),
+    "السميع / سميع (the article agrees)": (("العليم", 0.72), ("عليم", 0.58)),
+    "عائشة / أنس (her or him)": (("عنها", 0.74), ("عنه", 0.92)),
+    "الذين / الذي (they or he)": (("آمنوا", 0.41), ("تعلمون", 0.1)),
+    "يحب / لا يحب (a word added)": (("المحسنين", 0.37), ("المعتدين", 0.64)),
 }
 
 
@@ -117,11 +117,13 @@ def test_her_or_him_the_blank_reads_the_name_less_when_it_is_anas() -> None:
         *_drawn(model, PAIRS["عائشة / أنس (her or him)"][0]), *_drawn(model, PAIRS["عائشة / أنس (her or him)"][1])
     )
     blank, name = pair.alignment.labels.index("[MASK]"), pair.alignment.labels.index("عائشة / أنس")
-    assert (round(float(pair.a[1, 1, blank, name]), 2), round(float(pair.b[1, 1, blank, name]), 2)) == (0.55, 0.25)
-    assert int(pair.head_change.argmax()) == 1 * 4 + 1  # L2 H2 changed most
+    assert (round(float(pair.a[0, 3, blank, name]), 2), round(float(pair.b[0, 3, blank, name]), 2)) == (0.74, 0.66)
+    assert int(pair.a[0, 3, blank].argmax()) == int(pair.b[0, 3, blank].argmax()) == name  # L1 H4 reads the name
+    assert int(pair.head_change.argmax()) == 1 * 4 + 0  # L2 H1 changed most (on رضي, docs/minimal-pairs.md)
     lesson = next(lesson for lesson in LESSONS if lesson.page == "pairs" and "عنها" in lesson.title)
-    assert "عنها ('with her', 0.81)" in lesson.look_for and "عنه ('with him', 0.60)" in lesson.look_for
-    assert "عائشة 0.55 and أنس 0.25" in lesson.look_for
+    assert lesson.settings["pairs_head"] == "L1 H4"
+    assert "عنها ('with her', 0.74)" in lesson.look_for and "عنه ('with him', 0.92)" in lesson.look_for
+    assert "عائشة 0.74 and أنس 0.66" in lesson.look_for
 
 
 def test_too_tired_or_too_wide_moves_minilms_pronoun_head_most() -> None:

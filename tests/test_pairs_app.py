@@ -46,14 +46,14 @@ def test_a_shared_link_opens_both_sentences_and_every_figure_is_the_models() -> 
     table = at.dataframe[0].value.set_index("word")
     assert table["in A"].idxmax() == "عنها" and table["in B"].idxmax() == "عنه"
     assert table.loc["عنها", "in A"] == pytest.approx(dict(model.fill_mask(HER, k=5))["عنها"], abs=1e-6)
-    assert any("First guess in A: \u2067عنها\u2069 (0.81); in B: \u2067عنه\u2069 (0.60)" in c.value for c in at.caption)
+    assert any("First guess in A: \u2067عنها\u2069 (0.74); in B: \u2067عنه\u2069 (0.92)" in c.value for c in at.caption)
 
 
 def test_the_page_starts_on_the_head_that_changed_most_and_another_can_be_picked() -> None:
     a_text, b_text = PAIRS["يحب / لا يحب (a word added)"]
     at = open_link("pairs", pairs_sentence=a_text, pairs_sentence_b=b_text)
     assert_clean(at)
-    assert at.selectbox(key="pairs_head").value == "L3 H2"
+    assert at.selectbox(key="pairs_head").value == "L2 H4"
     assert any("Left out of the difference" in c.value and "لا" in c.value for c in at.caption)
     assert figure_of(at, "pairs_picked")["layout"]["meta"]["cols"] == ["[CLS]", "إن", "الله", "يحب", "[MASK]"]
     at.selectbox(key="pairs_head").set_value("L1 H1").run()
@@ -150,12 +150,12 @@ def test_a_head_of_another_models_shape_gives_way_to_the_most_changed_one() -> N
     at.selectbox(key="pairs_head").set_value("L6 H12").run()
     at.pills(key="pairs_example").set_value("عائشة / أنس (her or him)").run()  # the Arabic model: 3 × 4 heads
     assert_clean(at)
-    assert at.selectbox(key="pairs_head").value == "L2 H2"
+    assert at.selectbox(key="pairs_head").value == "L2 H1"
     linked = open_link(
         "pairs", pairs_sentence=HER, pairs_sentence_b=HIM, pairs_head="L6 H12"
     )  # a link naming no such head
     assert_clean(linked)
-    assert linked.selectbox(key="pairs_head").value == "L2 H2"
+    assert linked.selectbox(key="pairs_head").value == "L2 H1"
 
 
 TROPHY = (

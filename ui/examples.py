@@ -168,8 +168,8 @@ LESSONS: list[Lesson] = [
         N_(
             "The two ذهب enter the model as one vector; after layer 1 they are already apart, and layer 2 reads them "
             "differently. Layer 2, head 1 reads the word before: the verb ذهب (went) has none and rests on [CLS] "
-            "(0.95), the noun ذهب (gold) reads من (0.49). Head 2 reads the word after: the verb reads its subject "
-            "الله (0.70)."
+            "(0.96), the noun ذهب (gold) reads من (0.28). Head 2 reads the word after: the verb reads its subject "
+            "الله (0.39)."
         ),
         {"heads_layer": 2, "heads_head": 1},
         look_at=N_("Row ذهب (the second one: gold), column من, in layer 2, head 1."),
@@ -209,7 +209,7 @@ LESSONS: list[Lesson] = [
         "ذلك الكتاب لا [MASK] فيه",
         N_(
             "The model completes Qurʾān 2:2 with ريب ('no doubt in it'): the blank reads the negation لا before it "
-            "and فيه after it (rows L1 H1: 0.79 on لا, and L1 H2: 0.88 on فيه)."
+            "and فيه after it (rows L1 H1: 0.80 on لا, and L1 H2: 0.87 on فيه)."
         ),
         expected_guess="ريب",
         look_at=N_("Row *layer 1 · head 1*, column لا; then the row below it, column فيه."),
@@ -223,9 +223,9 @@ LESSONS: list[Lesson] = [
         "ذلك الكتاب لا [MASK] فيه",
         N_(
             "Open *When did the model decide, and what mattered?* under the guesses. ريب is the first guess from "
-            "layer 1 on. The blank looks most at الكتاب (0.31 of its attention), yet hiding الكتاب moves ريب only "
-            "from 0.96 to 0.88; hiding فيه (0.27) takes it to 0.25, hiding لا to 0.75. What a word is looked at is "
-            "not what it contributes."
+            "layer 1 on. The blank looks most at الكتاب (0.26 of its attention), yet hiding الكتاب moves ريب only "
+            "from 0.96 to 0.86; hiding لا (0.23) takes it to 0.38, hiding فيه (0.26) to 0.43. What a word is looked "
+            "at is not what it contributes."
         ),
         expected_guess="ريب",
         look_at=N_("The strip beside the blank's attention: looked at against mattered, word by word."),
@@ -250,8 +250,8 @@ LESSONS: list[Lesson] = [
         "heads",
         "قل هو الله احد",
         N_(
-            "Layer 1, head 1 sends every word to the word before it (0.40–0.96); head 2 to the word after (0.57–0.85). "
-            "Switch W1 and W2 off: head 1 still reads the word before (0.86–0.90). In this model the rule lives in the "
+            "Layer 1, head 1 sends every word to the word before it (0.75–0.97); head 2 to the word after (0.71–0.87). "
+            "Switch W1 and W2 off: head 1 still reads the word before (0.91–0.94). In this model the rule lives in the "
             "learned position bias, not in W1 and W2 — MiniLM's previous-word head has no such bias and loses its rule "
             "without its W's (0.07)."
         ),
@@ -335,14 +335,14 @@ LESSONS: list[Lesson] = [
         "fill_blank",
         "إنه سميع [MASK]",
         N_(
-            "With every head the blank after the indefinite سميع is the indefinite عليم (0.56). Switch off layer 1, "
-            "head 1, the head that reads the word before, and عليم falls to 0.01: the first guess becomes حكيم (0.07), "
-            "a word that fits after سميع far less often. Switch off head 2 (the word after) instead: عليم stays first "
-            "(0.45). Press **Rank every head**: L1 H1 matters most."
+            "With every head the blank after the indefinite سميع is the indefinite عليم (0.58). Switch off layer 1, "
+            "head 1, the head that reads the word before, and عليم falls to 0.01: the first guesses become السميع "
+            "(0.05), الحكيم and العليم, all with the article that سميع lacks. Switch off head 2 (the word after) "
+            "instead: عليم stays first (0.55). Press **Rank every head**: L1 H1 matters most."
         ),
         {"fill_blank_knock_out": ["L1 H1"]},
         expected_guess="عليم",
-        expected_after="حكيم",
+        expected_after="السميع",
         look_at=N_(
             "The table under *Switch heads off*: عليم with every head and without L1 H1; below it, row L1 H1 "
             "of the blank's attention: all on سميع."
@@ -357,13 +357,13 @@ LESSONS: list[Lesson] = [
         "ذلك الكتاب لا [MASK] فيه",
         N_(
             "ريب (0.96) has a head on each side: layer 1, head 1 reads لا before the blank, head 2 reads فيه after it. "
-            "Knock out either one alone and ريب stays first (0.75 without head 1, 0.38 without head 2). Knock out "
-            "both, as this link does, and ريب falls to 0.07: the first guess becomes فهم. One head is not the rule; "
+            "Knock out either one alone and ريب stays first (0.41 without head 1, 0.43 without head 2). Knock out "
+            "both, as this link does, and ريب falls to 0.01: the first guess becomes المعلم. One head is not the rule; "
             "the heads share it."
         ),
         {"fill_blank_knock_out": ["L1 H1", "L1 H2"]},
         expected_guess="ريب",
-        expected_after="فهم",
+        expected_after="المعلم",
         look_at=N_(
             "The table under *Switch heads off*; below it, row L1 H2 of the blank's attention: on فيه. Then "
             "remove one of the two heads from the list."
@@ -395,8 +395,8 @@ LESSONS: list[Lesson] = [
         "إنه سميع [MASK]",
         N_(
             "The river below the guesses, switched to *all layers combined* (attention rollout), as this link does. In "
-            "each layer alone the blank hardly reads itself (0.10, 0.02, 0.03: switch to *this layer*), yet after "
-            "three layers 41 % of what it holds is still its own input, and سميع gives 24 %: rollout counts the "
+            "each layer alone the blank hardly reads itself (0.01, 0.02, 0.07: switch to *this layer*), yet after "
+            "three layers 29 % of what it holds is still its own input, and سميع gives 26 %: rollout counts the "
             "residual path that every layer adds back. Attention is not the whole explanation: the feed-forward layers "
             "move information too, and neither view sees them."
         ),
@@ -414,7 +414,7 @@ LESSONS: list[Lesson] = [
         N_(
             "Reading both sides, the model is sure: ريب (0.96). Switch on *Hide the words after the blank*, as this "
             "link does: every word now reads only the words before it, as a text generator reads, and ريب falls to "
-            "0.01; the first guess becomes تعلمون (0.23). The masked-word task let the model use the words after the "
+            "0.04; the first guess becomes يؤمنون (0.31). The masked-word task let the model use the words after the "
             "blank, and it did."
         ),
         {"fill_blank_causal": True},
@@ -482,13 +482,13 @@ LESSONS: list[Lesson] = [
         "عن عائشة رضي الله [MASK]",
         N_(
             "One name changed, a woman's for a man's (sentence B: عن أنس رضي الله [MASK]). After عائشة the blank is "
-            "عنها ('with her', 0.81), after أنس it is عنه ('with him', 0.60): the pronoun agrees with the name three "
-            "words back. The blank reads the name: layer 2, head 2 gives عائشة 0.55 and أنس 0.25."
+            "عنها ('with her', 0.74), after أنس it is عنه ('with him', 0.92): the pronoun agrees with the name three "
+            "words back. The blank reads the name: layer 1, head 4 gives عائشة 0.74 and أنس 0.66."
         ),
-        {"pairs_sentence_b": "عن أنس رضي الله [MASK]", "pairs_head": "L2 H2"},
+        {"pairs_sentence_b": "عن أنس رضي الله [MASK]", "pairs_head": "L1 H4"},
         expected_guess="عنها",
         look_at=N_(
-            "Row [MASK], column عائشة / أنس, in the panel *B − A* of layer 2, head 2; and the guesses above it."
+            "Row [MASK], column عائشة / أنس, in the panel *B − A* of layer 1, head 4; and the guesses above it."
         ),
         cell=Cell("[MASK]", "عائشة / أنس"),
         figures=("pairs_picked",),
@@ -564,9 +564,9 @@ LESSONS: list[Lesson] = [
         "abstraction",
         "ذهب الله بنورهم ولهم اساور من ذهب",
         N_(
-            "The verb ذهب (went) and the noun ذهب (gold) are one written word: 0.89 at the input V, where only their "
-            "places differ. Through the Arabic model's three layers they move apart: 0.64, 0.61, 0.58 (centred, from "
-            "0.73 to 0.20). With every head knocked out they stay together (0.90 after layer 3): what tells them apart "
+            "The verb ذهب (went) and the noun ذهب (gold) are one written word: 0.92 at the input V, where only their "
+            "places differ. Through the Arabic model's three layers they move apart: 0.57, 0.53, 0.54 (centred, from "
+            "0.64 to 0.15). With every head knocked out they stay together (0.90 after layer 3): what tells them apart "
             "is attention, reading their neighbours."
         ),
         {"abstraction_word": "ذهب ·1", "abstraction_with": ["ذهب ·2"], "abstraction_depth": 3},
@@ -581,9 +581,9 @@ LESSONS: list[Lesson] = [
         "ذهب الرجل إلى السوق",
         N_(
             "Two pairs: other words with the same meaning (ذهب الرجل إلى السوق, مضى الرجل إلى السوق) and the same "
-            "words with the roles swapped (ضرب زيد عمرا, ضرب عمرو زيدا). At the input V both pairs are close (0.97 "
-            "and 0.92); after the Arabic model's three layers the paraphrase stays closer (0.84) than the swapped "
-            "roles (0.67), though this model was trained only to fill blanks."
+            "words with the roles swapped (ضرب زيد عمرا, ضرب عمرو زيدا). At the input V both pairs are close (0.98 "
+            "and 0.96); after the Arabic model's three layers the paraphrase stays closer (0.88) than the swapped "
+            "roles (0.80), though this model was trained only to fill blanks."
         ),
         {
             "abstraction_texts_a": "ذهب الرجل إلى السوق\nضرب زيد عمرا",
