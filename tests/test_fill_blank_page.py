@@ -61,6 +61,21 @@ def test_the_short_sentence_caption_in_arabic(lang: str) -> None:
     assert captions and not any("Short sentences" in c for c in captions)  # translated
 
 
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_fill_the_blank_says_which_arabic_the_model_learned_and_what_it_scored_on_modern_text(lang: str) -> None:
+    """One line under the guesses (issue 27): classical and everyday modern Arabic, and the measured share of hidden
+    common words of the modern test set guessed first and in the first five (scores.json)."""
+    common = json.loads((SHIPPED / "scores.json").read_text(encoding="utf-8"))["modern_test"]["common words"]
+    at = open_framed_link("fill_blank", lang=lang)
+    assert_clean(at)
+    numbers = (f"{round(100 * common['top1'])}", f"{round(100 * common['top5'])}")
+    (line,) = [c.value for c in at.caption if all(n in c.value for n in numbers) and "في، إلى، على" in c.value]
+    if lang == "en":
+        assert "classical Arabic" in line and "everyday Modern Standard Arabic" in line
+    else:
+        assert "العربية التراثية" in line and "الفصحى المعاصرة" in line and "classical" not in line
+
+
 def test_a_lone_tatweel_is_not_offered_as_a_word_to_hide() -> None:
     """Held-out hadith sets phrases off with lone tatweels: hiding one asked the model for a word where none is."""
     at = type_sentence(open_page("fill_blank"), "fill_blank", "نزل على أجداده ـ أو قال أخواله ـ من الأنصار")
