@@ -208,3 +208,25 @@ def test_every_layer_and_head_on_a_phone_shows_one_layer_with_a_layer_picker() -
     assert grid["layout"]["meta"]["panels"][1] == "L4 H2"
     annotations = [a["text"] for a in grid["layout"]["annotations"] if a["text"]]
     assert annotations[:2] == ["L4 H1", "L4 H2"]
+
+
+def test_a_table_of_words_writes_each_cell_once_in_the_colour_that_reads() -> None:
+    """The logit lens writes words, not z values: Plotly writes a cell's text even where a copy's z is NaN, so the
+    white copy once wrote every light cell's word again, a white ghost over the black (CI on the retrained model:
+    'قدير 0.84' was the first dark cell)."""
+    from attention_core.figures.decision import lens_figure
+    from attention_core.readings.logit_lens import LogitLens
+
+    probabilities = torch.tensor([[0.04, 0.03, 0.03], [0.19, 0.07, 0.05], [0.84, 0.04, 0.04]])
+    words = (("سفيان", "من", "في"), ("قديرا", "مشيا", "من"), ("قدير", "شهيد", "قديرا"))
+    lens = LogitLens(words, probabilities, None, None, None)
+    figure = finish(lens_figure(lens), DESKTOP)
+    written = [
+        (t.textfont.color, r, c)
+        for t in _numbers(figure)
+        for r, row in enumerate(t.text)
+        for c, x in enumerate(row)
+        if x
+    ]
+    assert sorted((r, c) for _, r, c in written) == [(r, c) for r in range(3) for c in range(3)]  # each cell once
+    assert ("#ffffff", 2, 0) in written and ("#000000", 0, 0) in written  # the dark cell white, a light one black

@@ -411,7 +411,10 @@ def _number_overlays(figure: go.Figure, trace: Props, template: str, size: int) 
             "texttemplate": template,
             "textfont": {"size": size, "color": colour},
         }
-        if template == "%{text}":
-            overlay["text"] = trace["text"]
+        if template == "%{text}":  # Plotly writes a cell's text even where z is NaN: only this copy's cells keep it
+            overlay["text"] = [
+                [text if keep else "" for text, keep in zip(row, kept, strict=True)]
+                for row, kept in zip(trace["text"], where.tolist(), strict=True)
+            ]
         overlays.append(go.Heatmap(overlay, _validate=False))
     return overlays
