@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from attention_core.figures.guess import GUESS_COLOUR, ROW_COLOUR
+from attention_core.figures.guess import GUESS_COLOUR, ROW_COLOUR, bar_legend, word_axis
 from attention_core.figures.heatmaps import ARABIC_FONTS, lean_figure
 from attention_core.words import N_
 
@@ -70,15 +70,8 @@ def class_bars(
         "font": {"family": ARABIC_FONTS, "size": 14},
         "height": 240,
         "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
-        "legend": {"orientation": "h", "y": 1.2, "x": 1 if rtl else 0, "xanchor": "right" if rtl else "left"},
-        "xaxis": {
-            "tickmode": "array",
-            "tickvals": x,
-            "ticktext": choices,
-            "autorange": "reversed" if rtl else True,
-            "tickfont": {"size": 15},
-            "tickangle": 0 if len(choices) <= 10 else -60,
-        },
+        "legend": bar_legend(rtl, 1.2),
+        "xaxis": word_axis(choices, rtl),
         "yaxis": {"range": [0, top * 1.5 if top > 0 else 1], "side": "right" if rtl else "left", "tickformat": ".0%"},
     }
     return lean_figure(traces, layout)

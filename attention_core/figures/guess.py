@@ -65,15 +65,8 @@ def guess_bars(
         "font": {"family": ARABIC_FONTS, "size": 14},
         "height": 340,
         "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
-        "legend": {"orientation": "h", "y": 1.12, "x": 1 if rtl else 0, "xanchor": "right" if rtl else "left"},
-        "xaxis": {
-            "tickmode": "array",
-            "tickvals": x,
-            "ticktext": labels,
-            "autorange": "reversed" if rtl else True,
-            "tickfont": {"size": 15},
-            "tickangle": 0 if len(labels) <= 10 else -60,
-        },
+        "legend": bar_legend(rtl, 1.12),
+        "xaxis": word_axis(labels, rtl),
         # Room above the tallest bar for its number; negative similarities (no softmax) go below 0.
         "yaxis": {
             "range": [min(0.0, float(row.min()) * 1.15), top * 1.18 if top > 0 else 1],
@@ -81,3 +74,21 @@ def guess_bars(
         },
     }
     return lean_figure(traces, layout)
+
+
+def word_axis(labels: list[str], rtl: bool) -> dict[str, object]:
+    """The x axis of bars over a sentence's words: one place per word (a word typed twice is two bars), read right
+    to left for an Arabic sentence, the labels turned once there are more than ten."""
+    return {
+        "tickmode": "array",
+        "tickvals": list(range(len(labels))),
+        "ticktext": labels,
+        "autorange": "reversed" if rtl else True,
+        "tickfont": {"size": 15},
+        "tickangle": 0 if len(labels) <= 10 else -60,
+    }
+
+
+def bar_legend(rtl: bool, y: float) -> dict[str, object]:
+    """A horizontal legend above the bars, from the side the sentence starts on."""
+    return {"orientation": "h", "y": y, "x": 1 if rtl else 0, "xanchor": "right" if rtl else "left"}
