@@ -306,6 +306,13 @@ def describe_shipped(model: TrainedModel) -> str:
     ).format(layers=model.n_layers, heads=model.n_heads, d=model.d_model)
 
 
+@st.cache_resource(show_spinner=False)
+def shipped_scores() -> dict | None:
+    """What bench/arabic_model_report.py measured for the shipped model (its scores.json), read once per server;
+    read-only, shared."""
+    return measured_scores()
+
+
 def what_the_model_can_guess(model: TrainedModel) -> str:
     """One line under the guesses: what the model learned from, and what that means for a modern sentence."""
     if model is shipped_model():
@@ -315,8 +322,7 @@ def what_the_model_can_guess(model: TrainedModel) -> str:
             "sentence gets everyday guesses, a verse classical ones. It can guess only words of those texts; any "
             "other word it reads through its word pieces."
         )
-        measured = measured_scores()
-        common = (measured or {}).get("modern_test", {}).get("common words")
+        common = (shipped_scores() or {}).get("modern_test", {}).get("common words")
         if common:
             line += " " + _(
                 "On modern sentences it never saw, a hidden في، إلى، على، من، مع، أن or عن was its first guess "

@@ -4,25 +4,16 @@ scores.json; docs/arabic-model-scores.md has the full table)."""
 
 from __future__ import annotations
 
-import streamlit as st
-
-from attention_core.models.trained import TrainedModel, measured_scores
+from attention_core.models.trained import TrainedModel
 from ui.i18n import _
-from ui.models import shipped_model
+from ui.models import shipped_model, shipped_scores
 
 SHORT, WHOLE = "12-word windows", "whole lines"  # the readings scores.json names
 
 
-@st.cache_resource(show_spinner=False)
-def _short_text() -> dict[str, dict[str, dict]] | None:
-    """{corpus: {reading: {top1, bigram_top1, …}}} measured for the shipped model; read-only, shared."""
-    scores = measured_scores()
-    return scores.get("short_text") if scores else None
-
-
 def short_sentence_caption(model: TrainedModel) -> str | None:
     """One caption for the shipped model (None for a user's own, which was never measured so)."""
-    table = _short_text()
+    table = (shipped_scores() or {}).get("short_text")  # {corpus: {reading: {top1, bigram_top1, …}}}
     if model is not shipped_model() or table is None:
         return None
     hadith, quran = table["hadith"], table["quran"]
