@@ -240,8 +240,18 @@ def starting_point(preset_name: str) -> str:
     return _("before training: random weights (no position bias; word order only in the sinusoidal encoding)")
 
 
-def draw_probe(progress: Progress, index: int, key: str, start: str) -> None:
-    """The probe's attention at one snapshot; the first is headed with `start` (what the model starts with)."""
+def has_position_bias(run: TrainingRun) -> bool:
+    """Whether the run's heads add a learned bias per distance B to their scores (the presets that start heads on
+    a neighbouring word have one; a loaded model says so in its weights)."""
+    if run.preset_name in PRESETS:
+        return PRESETS[run.preset_name].position_bias
+    model = run.model()
+    return model is not None and model.has_position_bias
+
+
+def draw_probe(progress: Progress, index: int, key: str, start: str, *, bias: bool) -> None:
+    """The probe's attention at one snapshot; the first is headed with `start` (what the model starts with). bias:
+    the heads add a learned position bias B to their scores, which the formula then shows."""
     snapshot = progress.snapshots[index]
     labels = word_labels(list(progress.probe_labels), progress.probe_known)
     rtl = is_right_to_left(" ".join(progress.probe_labels))
@@ -250,8 +260,18 @@ def draw_probe(progress: Progress, index: int, key: str, start: str) -> None:
     else:
         heading = _("**The probe's attention at step {step:,}**: {start}")
     st.markdown(heading.format(step=snapshot.step, loss=snapshot.loss, start=start))
-    st.latex(r"A^{(\ell,h)} = \mathrm{softmax}\!\left(\frac{V1\,V2^\top}{\sqrt{d_h}}\right)")
+    st.latex(
+        r"A^{(\ell,h)} = \mathrm{softmax}\!\left(\frac{V1\,V2^\top}{\sqrt{d_h}}"
+        + (r" + B^{(\ell,h)}\right)" if bias else r"\right)")
+    )
     st.caption(_("Shapes: ({n} × {n}) per head").format(n=len(labels)))  # words in KaTeX would not read Arabic
+    if bias:
+        st.caption(
+            _(
+                "B is the head's learned position bias: one number per distance between two words, added to every "
+                "score, so a head can learn to look at the word before or after whatever the words are."
+            )
+        )
     head_grid(snapshot.weights, labels, rtl, key, average=False)
 
 
@@ -337,7 +357,13 @@ def live_view(was_running: bool) -> None:
             ).format(step=step, model=scores["top1"], bigram=scores["bigram_top1"])
         )
     if progress.snapshots and progress.status == "running":
-        draw_probe(progress, len(progress.snapshots) - 1, "train_live", starting_point(current.preset_name))
+        draw_probe(
+            progress,
+            len(progress.snapshots) - 1,
+            "train_live",
+            starting_point(current.preset_name),
+            bias=has_position_bias(current),
+        )
         show_latest_roles(progress)
 
 
@@ -414,7 +440,7 @@ if not running and progress.snapshots:
         len(steps),
     ).format(n=len(steps))
     st.caption(" ".join((snapshots, first, _("Slide right to watch the heads settle on their rules."))))
-    draw_probe(progress, picked, "train_replay_grid", starting_point(run.preset_name))
+    draw_probe(progress, picked, "train_replay_grid", starting_point(run.preset_name), bias=has_position_bias(run))
     show_roles_over_training(progress, picked, is_right_to_left(" ".join(progress.probe_labels)))
 if not running and run.has_checkpoint:
     st.download_button(

@@ -239,3 +239,26 @@ def test_presentation_mode_writes_every_figures_text_at_18_px_or_more() -> None:
         layout = figure["layout"]
         assert layout["font"]["size"] >= 18
         assert all(layout[axis]["tickfont"]["size"] >= 18 for axis in ("xaxis", "yaxis"))
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_new_sentence_of_ones_own_gets_a_pair_to_follow(lang: str) -> None:
+    """Issue 32: typing one's own sentence after the bank example moved "Follow this word" to "book ·1" and left the
+    comparison box empty ("Pick a word to compare it with."); in Arabic the box said "Choose options"."""
+    at = open_framed_link("abstraction", lang=lang, abstraction_sentence=BANK).run()  # (a framed link settles)
+    assert at.multiselect(key="abstraction_with").value == ["bank ·2"]
+    at.text_input(key="abstraction_sentence").input("my book is on the table and your book is on the chair").run()
+    assert_clean(at)
+    assert at.selectbox(key="abstraction_word").value == "book ·1"
+    assert at.multiselect(key="abstraction_with").value == ["book ·2"]
+    assert not [info.value for info in at.info if "compare it with" in info.value or "للمقارنة" in info.value]
+    assert "abstraction_pairs" in {chart.proto.id.rsplit("-", 1)[-1] for chart in at.get("plotly_chart")}
+    placeholder = at.multiselect(key="abstraction_with").proto.placeholder
+    assert placeholder and placeholder != "Choose options" and (lang == "en" or not placeholder.isascii())
+    # a sentence with no repeated word: its two longest words
+    at.text_input(key="abstraction_sentence").input("we painted colourful houses").run()
+    assert at.selectbox(key="abstraction_word").value == "painted"
+    assert at.multiselect(key="abstraction_with").value == ["colourful"]
+    # a pair picked on the same words stands
+    at.multiselect(key="abstraction_with").set_value(["we", "houses"]).run()
+    assert at.multiselect(key="abstraction_with").value == ["we", "houses"]

@@ -21,7 +21,7 @@ def test_a_swap_exchanges_two_places_and_nothing_else() -> None:
     V = torch.randn(5, 8, generator=torch.Generator().manual_seed(0))
     order = swapped_order(5, 1, 4)
     effect = shuffle_effect(attend(V).scores, attend(V[order]).scores, order)
-    assert torch.allclose(effect.difference, torch.zeros(5, 5), atol=1e-6)  # no positions: only moved
+    assert not effect.difference.any()  # no positions: only moved (rounding noise is 0, story/rounding.py)
 
 
 def _open(**query: str) -> AppTest:

@@ -20,6 +20,7 @@ from attention_core.models.interface import AttentionModel
 from attention_core.models.trained import SHIPPED
 from attention_core.readings.layers import layer_states_each
 from attention_core.readings.sets import Language, SentenceSets, sentence_sets
+from attention_core.readings.shared_words import MOST_WORDS, pushed_apart, words_or_meaning
 from attention_core.story.text import is_right_to_left
 from ui.abstraction_quiz import texts_quiz
 from ui.abstraction_view import PAGE, WITHOUT, every_head, model_key, numbers_table, said
@@ -214,6 +215,8 @@ def show_sentences(model: AttentionModel, language: Language, mine: bool) -> Non
         _nearest_table(full, bare, pairs, depths)
     else:
         st.caption(_pairs_caption(full, bare, pairs, depths))
+        for line in _what_these_texts_say(full, bare, pairs, depths):
+            st.markdown(line)
     numbers_table(lines, depths)
 
 
@@ -257,7 +260,8 @@ def _pairs_caption(full: torch.Tensor, bare: torch.Tensor, pairs: TextPairs, dep
     attention."""
     names, last, k = pairs.names, depths[-1], len(pairs.names)
     two = lambda value: written(float(value), ".2f")  # noqa: E731
-    closer = int((full[:, -1] > full[:, 0]).sum())
+    # as written: 0.99 to 0.99 is no rise
+    closer = sum(float(two(full[j, -1])) > float(two(full[j, 0])) for j in range(k))
     if k == 1:
         template = _("{pair}: {start} at the input V, {end} after {last}; without attention {bare} after {last}.")
         return template.format(
@@ -281,7 +285,11 @@ def _pairs_caption(full: torch.Tensor, bare: torch.Tensor, pairs: TextPairs, dep
     ahead = _("{a} ends closer than {b} ({x} against {y})").format(
         a=said(names[top]), b=said(names[second]), x=two(full[top, -1]), y=two(full[second, -1])
     )
-    if swap is None:
+    if two(full[top, -1]) == two(full[second, -1]):  # a tie as written is no win
+        parts.append(
+            _("{a} and {b} end level ({x}).").format(a=said(names[top]), b=said(names[second]), x=two(full[top, -1]))
+        )
+    elif swap is None:
         parts.append(_("{ahead}, and is never behind it.").format(ahead=ahead))
     else:
         parts.append(_("{ahead}; the two last swapped places at {depth}.").format(ahead=ahead, depth=depths[swap]))
@@ -291,13 +299,64 @@ def _pairs_caption(full: torch.Tensor, bare: torch.Tensor, pairs: TextPairs, dep
         ).format(n=closer, k=k)
     )
     bare_final = int(bare[:, -1].argmax())
-    bare_closer = int((bare[:, -1] > bare[:, 0]).sum())
+    bare_closer = sum(float(two(bare[j, -1])) > float(two(bare[j, 0])) for j in range(k))
     parts.append(
         _("Without attention (dashed) the closest after {last} is {pair} ({x}), and {n} of {k} end closer.").format(
             last=last, pair=said(names[bare_final]), x=two(bare[bare_final, -1]), n=bare_closer, k=k
         )
     )
     return " ".join(parts)
+
+
+def _what_these_texts_say(full: torch.Tensor, bare: torch.Tensor, pairs: TextPairs, depths: list[str]) -> list[str]:
+    """Plain lines, from these texts' own numbers, where they contradict a reading of the cosine as meaning: the pairs
+    that share their words end closer than the pairs in other words; attention pushed a pair apart."""
+    last, lines = depths[-1], []
+    split = words_or_meaning(pairs.a, pairs.b, full[:, -1].tolist())
+    listed = lambda ks: ", ".join(written(float(full[k, -1]), ".2f") for k in ks)  # noqa: E731
+    if split is not None and split.verdict == "words":
+        lines.append(
+            _(
+                "**On these texts the layers keep the pairs that share most of their words closer** (after {last}: "
+                "{sharing}) **than the pairs in other words** ({other}): a pooled cosine follows shared words, so "
+                "here it is no test of whether two texts mean the same."
+            ).format(last=last, sharing=listed(split.sharing), other=listed(split.other))
+        )
+    elif split is not None:
+        template = (
+            _(
+                "On these texts the pairs in other words end closer (after {last}: {other}) than the pairs that "
+                "share most of their words ({sharing})."
+            )
+            if split.verdict == "other words"
+            else _(
+                "On these texts the pairs that share most of their words ({sharing}) and the pairs in other words "
+                "({other}) end as close, on average, after {last}."
+            )
+        )
+        lines.append(template.format(last=last, sharing=listed(split.sharing), other=listed(split.other)))
+    if split is not None:
+        lines[-1] += " " + _(
+            "(A pair shares its words when at least {share:.0%} of the words it uses are in both.)"
+        ).format(share=MOST_WORDS)
+    apart = pushed_apart(full[:, -1].tolist(), bare[:, -1].tolist())
+    if apart:
+        k = apart[0]
+        lines.append(
+            ngettext(
+                "**Attention pushed {pair} apart**: {with_} with attention after {last}, {without} without.",
+                "**Attention pushed {n} pairs apart**, most {pair}: {with_} with attention after {last}, {without} "
+                "without.",
+                len(apart),
+            ).format(
+                n=len(apart),
+                pair=said(pairs.names[k]),
+                with_=written(float(full[k, -1]), ".2f"),
+                without=written(float(bare[k, -1]), ".2f"),
+                last=last,
+            )
+        )
+    return lines
 
 
 def _nearest_caption(

@@ -139,22 +139,42 @@ def _map_caption(similarity: torch.Tensor, bare: torch.Tensor, names: list[str],
     if extremes is None:
         return _("One word: nothing to compare it with.")
     (i, j), (k, m) = extremes
-    cosine = _("centred cosine") if centred else _("raw cosine")
-    text = _(
-        "{where}, {cosine}: the closest two words are {a} and {b} ({most}), the farthest {c} and {d} ({least}); two "
-        "words average {mean} here and {bare} without attention."
-    ).format(
-        where=where,
-        cosine=cosine,
-        a=said(names[i]),
-        b=said(names[j]),
-        most=written(float(similarity[i, j]), ".2f"),
-        c=said(names[k]),
-        d=said(names[m]),
-        least=written(float(similarity[k, m]), ".2f"),
-        mean=written(float(off_diagonal_mean(similarity)), ".2f"),
-        bare=written(float(off_diagonal_mean(bare)), ".2f"),
-    )
+    if (i, j) == (k, m):  # two words: one pair, neither closest nor farthest
+        return sentence_case(
+            _("{where}, {cosine} of the two words {a} and {b}: {value}; without attention {bare}.").format(
+                where=where,
+                cosine=_("centred cosine") if centred else _("raw cosine"),
+                a=said(names[i]),
+                b=said(names[j]),
+                value=written(float(similarity[i, j]), ".2f"),
+                bare=written(float(bare[i, j]), ".2f"),
+            )
+        )
+    values = {
+        "where": where,
+        "a": said(names[i]),
+        "b": said(names[j]),
+        "most": written(float(similarity[i, j]), ".2f"),
+        "c": said(names[k]),
+        "d": said(names[m]),
+        "least": written(float(similarity[k, m]), ".2f"),
+    }
+    if centred:
+        # Centred vectors sum to zero, so their cosines average about −1/(n − 1) whatever the layers do: a mean says
+        # nothing here. How far attention moved each pair does.
+        text = _(
+            "{where}, centred cosine: the closest two words are {a} and {b} ({most}), the farthest {c} and {d} "
+            "({least}); attention moved two words' centred cosine by {moved} on average (with it and without)."
+        ).format(**values, moved=written(float(off_diagonal_mean((similarity - bare).abs())), ".2f"))
+    else:
+        text = _(
+            "{where}, raw cosine: the closest two words are {a} and {b} ({most}), the farthest {c} and {d} "
+            "({least}); two words average {mean} here and {bare} without attention."
+        ).format(
+            **values,
+            mean=written(float(off_diagonal_mean(similarity)), ".2f"),
+            bare=written(float(off_diagonal_mean(bare)), ".2f"),
+        )
     return sentence_case(text)
 
 
@@ -162,15 +182,20 @@ def _why_centre(means: torch.Tensor, depths: list[str]) -> str:
     """One line on why centring, with this sentence's own numbers: the mean raw cosine of two words (means: one
     per depth), first and last."""
     first, last = written(float(means[0]), ".2f"), written(float(means[-1]), ".2f")
-    if float(means[-1]) > float(means[0]):
+    if float(last) > float(first):  # compared as written: the caption never calls 0.59 → 0.26 a rise
         template = _(
             "Why centre: deep layers give every word a share of one common direction, so raw cosines creep up: here "
             "two words average {first} at the input V and {last} after {depth}."
         )
+    elif float(last) < float(first):
+        template = _(
+            "Why centre: what every word shares at a depth moves every raw cosine alike, up or down; here raw "
+            "cosines fall: two words average {first} at the input V and {last} after {depth}."
+        )
     else:
         template = _(
-            "Why centre: deep layers can give every word a share of one common direction, which lifts every raw "
-            "cosine alike (here two words average {first} at the input V and {last} after {depth})."
+            "Why centre: what every word shares at a depth moves every raw cosine alike; here two words average "
+            "{first} at the input V and still {last} after {depth}."
         )
     return template.format(first=first, last=last, depth=depths[-1]) + " " + _(CENTRING)
 
@@ -216,9 +241,27 @@ def show_words(model: AttentionModel, text: str, rtl: bool) -> None:
         follow_pairs(full, bare, names, depths, centred)
 
 
+def pair_for_new_sentence(names: list[str]) -> None:
+    """Before the two boxes are drawn: when the sentence's words changed and the pair picked for the last sentence is
+    not a pair of this one (its word gone, or nothing left to compare it with), the new sentence's default pair.
+    Streamlit keeps a keyed widget's value across runs and drops what its new options lack, so the word box moved
+    to some word and the other box stayed empty ("Pick a word to compare it with."). A pair that fits is kept (a
+    chip's, a link's, one picked on the same words)."""
+    seen_key, word_key, with_key = f"{PAGE}_pair_words", f"{PAGE}_word", f"{PAGE}_with"
+    before = st.session_state.get(seen_key)
+    st.session_state[seen_key] = list(names)
+    if before is None or before == list(names):
+        return  # the page's first run (the widgets read a link's pair) or the same words: the user's pair stands
+    word, others = st.session_state.get(word_key), st.session_state.get(with_key) or []
+    if word in names and others and all(other in names and other != word for other in others):
+        return
+    st.session_state[word_key], st.session_state[with_key] = default_pair(names)
+
+
 def follow_pairs(full: torch.Tensor, bare: torch.Tensor, names: list[str], depths: list[str], centred: bool) -> None:
     """A word and the words it is compared with, picked by name: one line per pair across the depths, solid with
     attention, dashed without."""
+    pair_for_new_sentence(names)
     default_word, default_others = default_pair(names)
     left, right = st.columns(2)
     word = left.selectbox(
@@ -232,6 +275,7 @@ def follow_pairs(full: torch.Tensor, bare: torch.Tensor, names: list[str], depth
         key=f"{PAGE}_with",
         bind="query-params",
         max_selections=6,
+        placeholder=_("Pick words"),
     )
     if not others:
         st.info(_("Pick a word to compare it with."))

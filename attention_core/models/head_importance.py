@@ -22,6 +22,7 @@ import torch.nn.functional as F
 
 from attention_core.models.interface import AttentionModel, MaskedWordModel
 from attention_core.models.knock_out import Ablation
+from attention_core.story.rounding import without_rounding_noise
 from attention_core.story.text import MASK, Token
 
 Measure = Literal["guess", "sentence"]
@@ -82,7 +83,8 @@ def head_importance(model: AttentionModel, tokens: list[Token], ablation: Ablati
         top = int(torch.argmax(before))
         after = model.word_probabilities(knocked[:, :, blank])[..., top]  # (n_layers, n_heads)
         whole_p = float(before[top])
-        return HeadImportance(whole_p - after, "guess", model.word_shown(top), whole_p, after)
+        fall = without_rounding_noise(before[top] - after, before[top], after)  # the batch sums in another order
+        return HeadImportance(fall, "guess", model.word_shown(top), whole_p, after)
     # In float64: a turn of 0.5° is a cosine of 0.99996, which float32 keeps to about a tenth of a degree.
     cosine = F.cosine_similarity(knocked.double().mean(dim=2), whole.double().mean(dim=0), dim=-1)
     degrees = torch.rad2deg(torch.arccos(cosine.clamp(-1.0, 1.0)))  # (n_layers, n_heads)

@@ -8,6 +8,7 @@ import torch
 
 from attention_core.models.interface import Analysis, MaskedWordModel
 from attention_core.models.knock_out import Ablation, HeadSet
+from attention_core.story.rounding import without_rounding_noise
 from attention_core.story.text import Token
 
 
@@ -19,7 +20,9 @@ class GuessChange:
 
     @property
     def change(self) -> float:
-        return self.after - self.before
+        """after − before, 0 where only float32 rounding tells them apart (story/rounding.py)."""
+        before, after = torch.tensor(self.before), torch.tensor(self.after)
+        return float(without_rounding_noise(after - before, before, after))
 
 
 @torch.no_grad()
@@ -44,4 +47,4 @@ def attention_shift(before: torch.Tensor, after: torch.Tensor) -> torch.Tensor:
     """(n_layers, n_heads): how far each head's attention moved, as the share of a row's attention that went
     elsewhere (half the summed absolute change of a row; 0 unchanged, 1 all of it), averaged over the rows.
     before, after: (n_layers, n_heads, n, n)."""
-    return 0.5 * (after - before).abs().sum(-1).mean(-1)
+    return 0.5 * without_rounding_noise(after - before, before, after).abs().sum(-1).mean(-1)

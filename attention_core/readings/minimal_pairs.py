@@ -23,6 +23,7 @@ import torch
 
 from attention_core.models.interface import Analysis, MaskedWordModel
 from attention_core.models.knock_out_effects import GuessChange
+from attention_core.story.rounding import without_rounding_noise
 from attention_core.story.text import normalize_word
 
 SWAP = " / "  # joins the two words of a swapped pair in its label: "tired / wide"
@@ -111,8 +112,9 @@ class PairDifference:
 
     @cached_property  # a frozen dataclass's cached_property is computed once, on first use
     def difference(self) -> torch.Tensor:
-        """(…, m, m) B − A: positive where B's word gives the other more attention than A's."""
-        return self.b - self.a
+        """(…, m, m) B − A: positive where B's word gives the other more attention than A's; 0 where only float32
+        rounding tells them apart (story/rounding.py)."""
+        return without_rounding_noise(self.b - self.a, self.a, self.b)
 
     @cached_property
     def head_change(self) -> torch.Tensor:
