@@ -211,6 +211,11 @@ def test_step_0_is_headed_with_what_the_model_starts_with(preset: str, start: st
     heading = next(m.value for m in at.markdown if m.value.startswith("**The probe's attention at step 0**"))
     assert start in heading and "untrained" not in heading
     assert any("The first (step 0) is before training: random weights" in c.value for c in at.caption)
+    # The formula is the model's own: a preset with a position bias adds B to the scores (issue 32), one without none.
+    (formula,) = [latex.value for latex in at.latex if "A^{(" in latex.value]
+    biased = preset != "tiny"
+    assert ("B^{(" in formula) == biased
+    assert any(c.value.startswith("B is the head's learned position bias") for c in at.caption) == biased
 
 
 def test_a_loaded_model_s_first_snapshot_is_headed_as_loaded_not_as_random_weights() -> None:
@@ -230,6 +235,8 @@ def test_a_loaded_model_s_first_snapshot_is_headed_as_loaded_not_as_random_weigh
     at.select_slider(key="train_replay").set_value(0).run()
     heading = next(m.value for m in at.markdown if m.value.startswith("**The probe's attention at step 10**"))
     assert heading.endswith("the model as you loaded it, trained before") and "random" not in heading
+    (formula,) = [latex.value for latex in at.latex if "A^{(" in latex.value]
+    assert "B^{(" not in formula  # the tiny preset it was trained with has no position bias, nor has the loaded model
 
 
 def test_while_training_the_roles_so_far_and_the_heads_that_changed_are_shown() -> None:
