@@ -230,3 +230,20 @@ def test_a_blank_alone_hides_no_word_and_says_nothing_mattered() -> None:
     """A text that is only the blank (a bad input the page gets) has no word to hide: no drop, no error."""
     found = occlusion(load_model(), "[MASK]")
     assert found.others == [] and found.most_mattered is None and found.drop.shape == (1,)
+
+
+def test_a_tie_in_attention_as_written_is_not_called_less() -> None:
+    """Issue 32: "got only 0.21 of the blank's attention, less than X (0.21)" wrote a tie as a difference."""
+    from attention_core.readings.occlusion import LookedAtAndMattered, Occlusion
+    from ui.decision_view import _strip_captions
+
+    words = ("the", "cat", "[MASK]", "on", "mat")
+    found = Occlusion(
+        words, 2, "sat", 0.5, torch.tensor([0.0, 0.3, float("nan"), 0.1, 0.05]), ("sat",) * 5, None, None, None
+    )
+    attention = torch.tensor([0.2101, 0.2099, 0.3, 0.14, 0.14])  # "the" looked at most; "cat" mattered most
+    tie = _strip_captions(LookedAtAndMattered(found, attention, 0.0, "mean"))[0]
+    assert "got 0.21 of the blank's attention, as much as the:" in tie and "less than" not in tie
+    attention = torch.tensor([0.30, 0.21, 0.3, 0.1, 0.09])
+    apart = _strip_captions(LookedAtAndMattered(found, attention, 0.0, "mean"))[0]
+    assert "got only 0.21 of the blank's attention, less than the (0.30)" in apart

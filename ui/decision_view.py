@@ -99,6 +99,11 @@ def _strip_captions(seen: LookedAtAndMattered) -> list[str]:
             "({other_share}): hidden, {word} takes {guess} from {p} to {after}, and {other} takes it only to "
             "{other_after}."
         )
+        if share(most) != share(looked)
+        else _(  # a tie as written is no "less than"
+            "The word that mattered most, {word}, got {share} of the blank's attention, as much as {other}: hidden, "
+            "{word} takes {guess} from {p} to {after}, and {other} takes it only to {other_after}."
+        )
     )
     captions = [
         said.format(
