@@ -230,3 +230,22 @@ def test_a_table_of_words_writes_each_cell_once_in_the_colour_that_reads() -> No
     ]
     assert sorted((r, c) for _, r, c in written) == [(r, c) for r in range(3) for c in range(3)]  # each cell once
     assert ("#ffffff", 2, 0) in written and ("#000000", 0, 0) in written  # the dark cell white, a light one black
+
+
+@pytest.mark.parametrize("screen", [PHONE, PROJECTOR, DESKTOP], ids=["phone", "projector", "desktop"])
+def test_the_lens_with_the_hidden_words_column_writes_every_cell_on_every_screen(screen: Screen) -> None:
+    """Issue 32: with the hidden word's column ("#3,116<br>0.000031") the lens lost every word and number in
+    presentation mode (and on a phone): a cell's two lines were measured as one line with "<br>" in it, so no size
+    fitted and the table was left to the hover. Each line is measured alone, and the lines stacked."""
+    from attention_core.figures.decision import lens_figure
+    from attention_core.readings.logit_lens import LogitLens
+
+    probabilities = torch.tensor([[0.04, 0.03, 0.03], [0.19, 0.07, 0.05], [0.84, 0.04, 0.04], [0.9, 0.02, 0.01]])
+    words = (("سفيان", "من", "في"), ("قديرا", "مشيا", "من"), ("قدير", "شهيد", "قديرا"), ("قدير", "عليم", "شهيد"))
+    gold = torch.tensor([0.000031, 0.0004, 0.002, 0.004])
+    lens = LogitLens(words, probabilities, "السجادة", (3116, 812, 45, 12), gold)
+    figure = finish(lens_figure(lens), screen)
+    written = sorted((r, c) for t in _numbers(figure) for r, row in enumerate(t.text) for c, x in enumerate(row) if x)
+    assert written == [(r, c) for r in range(4) for c in range(4)]  # every cell once, the dark ones too
+    size = min(t.textfont.size for t in _numbers(figure))
+    assert size >= (14 if screen.presentation else 9)

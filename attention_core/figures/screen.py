@@ -9,7 +9,8 @@ at the width the figure is actually drawn:
 - cell numbers: shown only where the longest fits its cell (text width from its font size and characters), in a
   smaller type first, else left to the hover; each black or white, whichever contrasts more with its cell's colour
   (WCAG 2.1: at least 4.5:1, which one of the two always reaches);
-- tick labels: level where they fit, else turned (−60°, then −90°), else every k-th, so that none overlap;
+- tick labels: level where they fit, else turned (−60°, then −90°), else in smaller type (down to a floor),
+  else every k-th, so that none overlap;
 - a grid's panel titles: smaller where they would run into the next, else every k-th panel's.
 
 Sizes are estimates (figures.label_placement.text_width: a character's width in ems, measured in Chromium with these
@@ -73,6 +74,14 @@ class Screen:
 
 
 Outline = Callable[[go.Figure], go.Figure]
+
+
+def panels_across(screen: Screen, n_words: int, share: float = 1.0) -> int:
+    """How many panels of n_words columns a grid fits side by side on `screen` with every column labelled: a label
+    turned upright at the screen's smallest label size (LABEL_FLOOR_PX) needs a text box's height and a gap a column;
+    the grid's row labels and colour bars take about 120 px (0: not even one panel, in `share` of the page)."""
+    column_px = LABEL_FLOOR_PX[screen.kind] * _BOX + _GAP_PX
+    return max(0, int((screen.figure_px(share) - 120) // (column_px * max(1, n_words) * 1.06)))
 
 
 def finish(
@@ -142,8 +151,11 @@ def fit(figure: go.Figure, screen: Screen, share: float = 1.0) -> go.Figure:
     n = len(meta.get("cols", ()))
     across = max(1, round(len(columns) / (n + max(1, round(n * 0.06))))) if grid else 1
     down = max(1, round(len(rows) / (n + 1))) if grid else 1
-    _fit_x_labels(layout["xaxis"], columns, plot, across)
-    _fit_y_labels(layout["yaxis"], rows, plot, down)
+    band = _fit_x_labels(layout["xaxis"], columns, plot, across, floor)
+    line = _font(layout["xaxis"], 12) * _BOX if layout["xaxis"].get("showticklabels") is not False else 0.0
+    if band > line:  # turned column labels take more of the height than one line: the figure grows by as much
+        layout["height"] = round((layout.get("height") or 450) + band - line)
+    _fit_y_labels(layout["yaxis"], rows, plot, down, floor)
     _fit_numbers(figure, plot, screen, scale)
     return figure
 
@@ -308,22 +320,29 @@ def _thinned(values: list, texts: list, keep: int, groups: int, categories: list
     return [values[k] for k in kept], [texts[k] for k in kept]
 
 
-def _fit_x_labels(axis: Props, categories: list[str], plot: _Plot, groups: int = 1) -> None:
-    """Column labels level where they fit, else turned, else every k-th (turned)."""
+def _fit_x_labels(axis: Props, categories: list[str], plot: _Plot, groups: int = 1, floor: float = 9) -> float:
+    """Column labels level where they fit, else turned, else in smaller type (down to `floor`), else every k-th
+    (turned): every word keeps its label wherever a smaller type lets it. Returns the labels' height in px."""
     if axis.get("showticklabels") is False:
-        return
+        return 0.0
     values, texts, step = _ticks(axis, categories)
     if not texts:
-        return
+        return 0.0
     font = _font(axis, 12)
-    widths = [text_width(t, font) for t in texts]
+    sizes = range(int(font), int(min(font, floor)) - 1, -1)
     for keep in range(1, len(texts) + 1):
-        for turn in _TURNS:
-            if _clear(widths[::keep], step * keep * plot.column_px, font, turn):
-                if keep > 1:
-                    axis["tickvals"], axis["ticktext"] = _thinned(values, texts, keep, groups, categories)
-                axis["tickangle"] = -turn if turn else 0
-                return
+        for size in sizes if keep == 1 else sizes[-1:]:
+            widths = [text_width(t, size) for t in texts]
+            for turn in _TURNS:
+                if _clear(widths[::keep], step * keep * plot.column_px, size, turn):
+                    if keep > 1:
+                        axis["tickvals"], axis["ticktext"] = _thinned(values, texts, keep, groups, categories)
+                    axis["tickangle"] = -turn if turn else 0
+                    if size != font:
+                        axis.setdefault("tickfont", {})["size"] = size
+                    radians = math.radians(turn)
+                    return max(w * math.sin(radians) + size * _BOX * math.cos(radians) for w in widths)
+    return font * _BOX
 
 
 def _clear(widths: list[float], spacing: float, font: float, turn: int) -> bool:
@@ -338,16 +357,22 @@ def _clear(widths: list[float], spacing: float, font: float, turn: int) -> bool:
     return across or along
 
 
-def _fit_y_labels(axis: Props, categories: list[str], plot: _Plot, groups: int = 1) -> None:
-    """Row labels one text box apart: every k-th row's where the rows are thinner."""
+def _fit_y_labels(axis: Props, categories: list[str], plot: _Plot, groups: int = 1, floor: float = 9) -> None:
+    """Row labels one text box apart: in smaller type (down to `floor`) where the rows are thinner, else every k-th
+    row's."""
     if axis.get("showticklabels") is False:
         return
     values, texts, step = _ticks(axis, categories)
     spacing = step * plot.row_px
-    needed = _font(axis, 12) * _BOX + _GAP_PX
-    if spacing >= needed or not texts:
+    font = _font(axis, 12)
+    if spacing >= font * _BOX + _GAP_PX or not texts:
         return
-    keep = math.ceil(needed / spacing)
+    size = math.floor((spacing - _GAP_PX) / _BOX)
+    if size >= min(font, floor):
+        axis.setdefault("tickfont", {})["size"] = size
+        return
+    axis.setdefault("tickfont", {})["size"] = min(font, floor)
+    keep = math.ceil((min(font, floor) * _BOX + _GAP_PX) / spacing)
     axis["tickvals"], axis["ticktext"] = _thinned(values, texts, keep, groups, categories)
 
 
@@ -362,11 +387,11 @@ def _fit_numbers(figure: go.Figure, plot: _Plot, screen: Screen, scale: float) -
         size = float((trace.get("textfont") or {}).get("size") or 12)
         size = max(18, round(size * scale)) if scale != 1.0 else size
         size = min(size, 11) if screen.phone else size
-        longest = _longest_text(trace)
+        longest, lines = _longest_text(trace)
         fits = [
             s
             for s in range(int(size), floor - 1, -1)
-            if text_width(longest, s) + _GAP_PX <= plot.column_px and s * _BOX + _GAP_PX <= plot.row_px
+            if text_width(longest, s) + _GAP_PX <= plot.column_px and _lines_px(lines, s) + _GAP_PX <= plot.row_px
         ]
         template = trace.pop("texttemplate")
         if fits:
@@ -375,16 +400,29 @@ def _fit_numbers(figure: go.Figure, plot: _Plot, screen: Screen, scale: float) -
         figure.add_traces(overlays)
 
 
-def _longest_text(trace: Props) -> str:
-    """The longest text the trace writes in a cell, as written ("0.25", "-14.67", "✕ 0.00022")."""
+_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_LINE_EMS = 1.3  # from one line's baseline to the next in a cell's text (plotly.js's LINE_SPACING)
+
+
+def _longest_text(trace: Props) -> tuple[str, int]:
+    """The longest line the trace writes in a cell, as written ("0.25", "-14.67", "✕ 0.00022", "#3,116"), and the
+    most lines a cell writes (the logit lens: its word, then its probability, on two)."""
     if trace.get("texttemplate") == "%{text}":
-        return max((str(t) for row in trace.get("text") or () for t in row), key=len, default="0.00")
+        cells = [_BREAK.split(str(t)) for row in trace.get("text") or () for t in row]
+        lines = [re.sub(r"<[^>]+>", "", line) for cell in cells for line in cell]
+        longest = max(lines, key=lambda line: text_width(line, 10), default="0.00")
+        return longest, max((len(cell) for cell in cells), default=1)
     spec = (trace.get("texttemplate") or "%{z:.2f}").removeprefix("%{z:").removesuffix("}")
     values = np.asarray(trace["z"], dtype=np.float64)
     finite = values[np.isfinite(values)]
     if not finite.size:
-        return "0.00"
-    return max((f"{v:{spec}}" for v in (finite.min(), finite.max())), key=len)
+        return "0.00", 1
+    return max((f"{v:{spec}}" for v in (finite.min(), finite.max())), key=len), 1
+
+
+def _lines_px(lines: int, size: float) -> float:
+    """The height of `lines` lines of `size`-px text: a text box, and a line's spacing for each line after it."""
+    return size * (_BOX + _LINE_EMS * (lines - 1))
 
 
 def _number_overlays(figure: go.Figure, trace: Props, template: str, size: int) -> list[go.Heatmap]:
