@@ -17,11 +17,23 @@ import os
 import time
 from pathlib import Path
 
-from classroom.rules import IDLE_SECONDS, ClassEnded, ClassNotFound, ClassStatus, Clock
+from typing import cast
+
+from classroom.faults import Guarded
+from classroom.rules import IDLE_SECONDS, ClassEnded, ClassNotFound, ClassStatus, Clock, StoreUnavailable
 from classroom.sqlite_store import SqliteStore
 from classroom.store import ClassStore
 
-__all__ = ["ClassEnded", "ClassNotFound", "ClassStatus", "ClassStore", "SqliteStore", "default_url", "open_store"]
+__all__ = [
+    "ClassEnded",
+    "ClassNotFound",
+    "ClassStatus",
+    "ClassStore",
+    "SqliteStore",
+    "StoreUnavailable",
+    "default_url",
+    "open_store",
+]
 
 STORE_ENV = "ATTENTION_CLASS_STORE"  # a store's URL: sqlite:///path.db or redis://host:port/0
 FOLDER_ENV = "ATTENTION_CLASS_DIR"  # the folder of the default SQLite file
@@ -43,16 +55,17 @@ def default_url() -> str:
 def open_store(url: str | None = None, *, clock: Clock = time.time, idle_seconds: float = IDLE_SECONDS) -> ClassStore:
     """The store at `url`: "sqlite:///relative.db", "sqlite:////absolute/path.db" (as SQLAlchemy writes them), or
     "redis://host:port/0" ("rediss://" and "unix://" too); None → default_url(). `clock` and `idle_seconds` are for
-    tests (a Redis store's keys expire by the server's own clock)."""
+    tests (a Redis store's keys expire by the server's own clock). Every call of the store returned raises
+    StoreUnavailable when its backend does not answer (classroom/faults.py)."""
     url = url or default_url()
     scheme = url.partition("://")[0].lower()
     if scheme == "sqlite":
         path = url[len("sqlite:///") :]
         if url[: len("sqlite:///")].lower() != "sqlite:///" or not path or path == ":memory:":
             raise ValueError(f"A SQLite store is a file: sqlite:///path/to/classes.db, not {url!r}.")
-        return SqliteStore(path, clock=clock, idle_seconds=idle_seconds)
+        return cast(ClassStore, Guarded(SqliteStore(path, clock=clock, idle_seconds=idle_seconds)))
     if scheme in ("redis", "rediss", "unix"):
         from classroom.redis_store import RedisStore  # only a Redis store needs the redis package
 
-        return RedisStore(url, clock=clock, idle_seconds=idle_seconds)
+        return cast(ClassStore, Guarded(RedisStore(url, clock=clock, idle_seconds=idle_seconds)))
     raise ValueError(f"Unknown class store {url!r}: use sqlite:///path.db or redis://host:port/0.")

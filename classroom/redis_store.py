@@ -1,12 +1,13 @@
 """A class kept in Redis: several machines (or several `deploy/serve.py` instances) share one class.
 
-Five keys a class, all named `attention:class:{CODE}:…` (the braces keep them on one node of a Redis Cluster) and
+Six keys a class, all named `attention:class:{CODE}:…` (the braces keep them on one node of a Redis Cluster) and
 all expiring IDLE_SECONDS after the class's last write (every write sets the TTL again):
-    meta       hash: key_hash, number, revealed, ended
+    meta       hash: key_hash, number, revealed, ended, teacher_seen, deadline
     questions  hash: number → the question's JSON
     tallies    hash: number → a closed question's counts as JSON (written at next_question and end)
     answers    hash: student → answer, the current question only
     names      hash: student → display name
+    members    hash: student → 1, every student who joined (one each, whatever their tabs)
 An answer is one Lua script (check the state, store it, refresh the TTLs: atomic on the server); the teacher's moves
 are WATCH/MULTI/EXEC transactions, retried if a student's answer lands in between.
 """
@@ -30,6 +31,7 @@ from classroom.rules import (
     check_key,
     check_name,
     check_student,
+    deadline_of,
     new_code,
     new_teacher_key,
     normalise_code,
@@ -39,36 +41,51 @@ from classroom.rules import (
 )
 
 PREFIX = "attention:class:"
-PARTS = ("meta", "questions", "tallies", "answers", "names")
+PARTS = ("meta", "questions", "tallies", "answers", "names", "members")
 TIMEOUT = 5.0  # seconds a call waits on the server before raising redis.TimeoutError
 
-# KEYS: the five parts; ARGV: key_hash, question JSON, ttl in ms. 1 if made, 0 if the code is taken.
+# KEYS: the six parts; ARGV: key_hash, question JSON, ttl in ms, now, deadline. 1 if made, 0 if the code is taken.
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'key_hash', ARGV[1], 'number', 1, 'revealed', 0, 'ended', 0)
+redis.call('HSET', KEYS[1], 'key_hash', ARGV[1], 'number', 1, 'revealed', 0, 'ended', 0, 'teacher_seen', ARGV[4],
+  'deadline', ARGV[5])
 redis.call('HSET', KEYS[2], 1, ARGV[2])
 for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[3]) end
 return 1
 """
 
-# KEYS: the five parts; ARGV: student, answer, name or '', the question number the answer was checked against,
-# ttl in ms. 1 stored, 0 revealed or ended, -1 no such class, -2 the question changed meanwhile (check again).
+# KEYS: the six parts; ARGV: student, answer, name or '', the question number the answer was checked against,
+# ttl in ms, now. 1 stored, 0 revealed, ended or past the timer, -1 no such class, -2 the question changed meanwhile.
 ANSWER = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-local state = redis.call('HMGET', KEYS[1], 'number', 'revealed', 'ended')
+local state = redis.call('HMGET', KEYS[1], 'number', 'revealed', 'ended', 'deadline')
 if state[2] == '1' or state[3] == '1' then return 0 end
+if state[4] and tonumber(state[4]) > 0 and tonumber(ARGV[6]) > tonumber(state[4]) then return 0 end
 if state[1] ~= ARGV[4] then return -2 end
 redis.call('HSET', KEYS[4], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[6], ARGV[1], 1)
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[5], ARGV[1], ARGV[3]) end
 for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
 return 1
 """
 
-# KEYS: meta, questions, answers. false for no class, else {number, revealed, ended, question JSON, answers}.
+# KEYS: meta, questions, answers, members. false for no class, else {number, revealed, ended, question JSON,
+# answers, joined, teacher_seen, deadline}.
 STATE = """
-local state = redis.call('HMGET', KEYS[1], 'number', 'revealed', 'ended')
+local state = redis.call('HMGET', KEYS[1], 'number', 'revealed', 'ended', 'teacher_seen', 'deadline')
 if not state[1] then return false end
-return {state[1], state[2], state[3], redis.call('HGET', KEYS[2], state[1]) or '', redis.call('HLEN', KEYS[3])}
+return {state[1], state[2], state[3], redis.call('HGET', KEYS[2], state[1]) or '', redis.call('HLEN', KEYS[3]),
+  redis.call('HLEN', KEYS[4]), state[4] or '0', state[5] or '0'}
+"""
+
+# KEYS: the six parts; ARGV: student, name or '', ttl in ms. 1 joined, 0 ended, -1 no such class.
+JOIN = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if redis.call('HGET', KEYS[1], 'ended') == '1' then return 0 end
+redis.call('HSET', KEYS[6], ARGV[1], 1)
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[5], ARGV[1], ARGV[2]) end
+for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[3]) end
+return 1
 """
 
 
@@ -80,11 +97,12 @@ class RedisStore:
         self.client = redis.Redis.from_url(
             url, decode_responses=True, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT, health_check_interval=30
         )
-        self.clock = clock  # unused: keys expire by the server's clock; kept so both stores open alike
+        self.clock = clock  # the timer's and the teacher's times (keys expire by the server's own clock)
         self.ttl_ms = max(1, math.ceil(idle_seconds * 1000))
         self._create = self.client.register_script(CREATE)
         self._answer = self.client.register_script(ANSWER)
         self._state = self.client.register_script(STATE)
+        self._join = self.client.register_script(JOIN)
 
     def __repr__(self) -> str:
         return f"RedisStore({self.client!r})"
@@ -94,7 +112,9 @@ class RedisStore:
         key, key_hash = new_teacher_key()
         while True:  # a taken code (1 in millions) draws again
             code = new_code()
-            if self._create(keys=self._keys(code), args=[key_hash, text, self.ttl_ms]) == 1:
+            now = self.clock()
+            args = [key_hash, text, self.ttl_ms, now, deadline_of(question, now)]
+            if self._create(keys=self._keys(code), args=args) == 1:
                 return code, key
 
     def question(self, code: str) -> dict[str, Any]:
@@ -107,12 +127,43 @@ class RedisStore:
             if ended or revealed:
                 return False
             answer = check_answer(answer, question)
-            args: list[str | int] = [student, answer, name or "", number, self.ttl_ms]
+            args: list[str | int | float] = [student, answer, name or "", number, self.ttl_ms, self.clock()]
             stored = self._answer(keys=self._keys(code), args=args)
             if stored == -1:
                 raise ClassNotFound(code)
             if stored != -2:  # -2: the teacher moved on between the check and the write; check the new question
                 return bool(stored == 1)
+
+    def join(self, code: str, student: str, name: str | None = None) -> str:
+        student, name = check_student(student), check_name(name)
+        code = normalise_code(code)
+        joined = self._join(keys=self._keys(code), args=[student, name or "", self.ttl_ms])
+        if joined == -1:
+            raise ClassNotFound(code)
+        if joined == 0:
+            raise ClassEnded(code)
+        return code
+
+    def lobby(self, code: str, teacher_key: str) -> tuple[int, list[str]]:
+        code = normalise_code(code)
+        self._teacher(self.client, code, teacher_key, ended_ok=True)
+        with self.client.pipeline() as pipe:
+            pipe.hlen(self._key(code, "members"))
+            pipe.hvals(self._key(code, "names"))
+            joined, names = pipe.execute()
+        return int(joined), sorted(_texts(names))
+
+    def is_teacher(self, code: str, teacher_key: str) -> bool:
+        try:
+            self._teacher(self.client, normalise_code(code), teacher_key)
+        except (ClassNotFound, PermissionError):
+            return False
+        return True
+
+    def teacher_here(self, code: str, teacher_key: str) -> None:
+        code = normalise_code(code)
+        self._teacher(self.client, code, teacher_key)
+        self.client.hset(self._key(code, "meta"), "teacher_seen", self.clock())
 
     def tally(self, code: str) -> dict[str, int]:
         code = self._open(code)[0]
@@ -142,7 +193,7 @@ class RedisStore:
             tally = tally_of(_texts(pipe.hvals(self._key(code, "answers"))))
             pipe.multi()
             pipe.hset(self._key(code, "tallies"), meta["number"], json.dumps(tally, ensure_ascii=False))
-            pipe.delete(self._key(code, "answers"), self._key(code, "names"))
+            pipe.delete(self._key(code, "answers"), self._key(code, "names"), self._key(code, "members"))
             pipe.hset(self._key(code, "meta"), "ended", 1)
             self._expire(pipe, code)
 
@@ -160,7 +211,9 @@ class RedisStore:
             pipe.hset(self._key(code, "tallies"), meta["number"], json.dumps(tally, ensure_ascii=False))
             pipe.delete(self._key(code, "answers"))
             pipe.hset(self._key(code, "questions"), number, text)
-            pipe.hset(self._key(code, "meta"), mapping={"number": number, "revealed": 0})
+            now = self.clock()
+            moved = {"number": number, "revealed": 0, "teacher_seen": now, "deadline": deadline_of(question, now)}
+            pipe.hset(self._key(code, "meta"), mapping=moved)
             self._expire(pipe, code)
             return number
 
@@ -169,10 +222,23 @@ class RedisStore:
         return int(moved)  # type: ignore[arg-type]
 
     def status(self, code: str) -> ClassStatus:
-        code, number, revealed, ended, question, count = self._read(code)
-        if ended:
-            return ClassStatus(number, revealed, True, 0, {})
-        return ClassStatus(number, revealed, False, count, question)
+        code = normalise_code(code)
+        found = self._state(keys=[self._key(code, p) for p in ("meta", "questions", "answers", "members")])
+        if not found:
+            raise ClassNotFound(code)
+        number, revealed, ended, question, count, joined, seen, deadline = found
+        if ended == "1":
+            return ClassStatus(int(number), revealed == "1", True, 0, {})
+        return ClassStatus(
+            int(number),
+            revealed == "1",
+            False,
+            int(count),
+            json.loads(question) if question else {},
+            joined=int(joined),
+            teacher_seen=float(seen),
+            deadline=float(deadline),
+        )
 
     def my_answer(self, code: str, student: str) -> str | None:
         code = self._open(code)[0]
@@ -215,10 +281,10 @@ class RedisStore:
     def _read(self, typed: str) -> tuple[str, int, bool, bool, dict[str, Any], int]:
         """(code, question number, revealed, ended, question, answers) read at one moment."""
         code = normalise_code(typed)
-        found = self._state(keys=[self._key(code, p) for p in ("meta", "questions", "answers")])
+        found = self._state(keys=[self._key(code, p) for p in ("meta", "questions", "answers", "members")])
         if not found:
             raise ClassNotFound(code)
-        number, revealed, ended, question, count = found
+        number, revealed, ended, question, count = found[:5]
         question = json.loads(question) if question else {}
         return code, int(number), revealed == "1", ended == "1", question, int(count)
 

@@ -13,7 +13,7 @@ import json
 import secrets
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from classroom.words import N_, Worded
@@ -59,6 +59,42 @@ class ClassStatus:
     ended: bool
     answers: int  # answers to the current question (0 once ended: the answers are deleted)
     question: dict[str, Any]  # the current question as the teacher gave it ({} once ended)
+    # Not part of a status's identity (a test compares statuses by their question and counts):
+    joined: int = field(default=0, compare=False)  # students who joined the class (one each, whatever their tabs)
+    teacher_seen: float = field(default=0.0, compare=False)  # when the teacher's screen last said it was there
+    deadline: float = field(default=0.0, compare=False)  # when the answers close by the question's timer (0: never)
+
+    def teacher_away(self, now: float) -> float:
+        """Seconds since the teacher's screen last checked in (0 while it is there)."""
+        return max(0.0, now - self.teacher_seen - TEACHER_AWAY_SECONDS) if self.teacher_seen else 0.0
+
+    def seconds_left(self, now: float) -> float | None:
+        """Seconds until the question's timer closes the answers; None without a timer."""
+        return max(0.0, self.deadline - now) if self.deadline else None
+
+
+class StoreUnavailable(RuntimeError):
+    """The store did not answer (Redis down or unreachable, the SQLite file locked past its wait): nothing was written.
+    str(error) is a sentence a page can show; the page retries by itself."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            Worded(N_("The class's store is not answering right now; this page tries again by itself every second."))
+        )
+
+
+TEACHER_AWAY_SECONDS = 20.0  # the teacher's panel checks in every few seconds; this long without it, the teacher is away
+HEARTBEAT_SECONDS = 5.0  # how often the teacher's panel writes that it is there
+TIMER_GRACE_SECONDS = 1.0  # an answer sent as the countdown reads 0 still counts (a phone's second lags the server's)
+
+
+def deadline_of(question: dict[str, Any], now: float) -> float:
+    """When a question asked at `now` closes its answers: now + its "seconds" (5 to 600) plus the grace, or 0.0 (no
+    timer) for none."""
+    seconds = question.get("seconds")
+    if not isinstance(seconds, int | float) or isinstance(seconds, bool) or seconds <= 0:
+        return 0.0
+    return now + min(600.0, max(5.0, float(seconds))) + TIMER_GRACE_SECONDS
 
 
 def new_code() -> str:

@@ -26,6 +26,7 @@ from classroom.rules import (
     check_key,
     check_name,
     check_student,
+    deadline_of,
     new_code,
     new_teacher_key,
     normalise_code,
@@ -49,7 +50,12 @@ CREATE TABLE IF NOT EXISTS answers (  -- the current question's answers only
 );
 CREATE TABLE IF NOT EXISTS names (code TEXT NOT NULL, student TEXT NOT NULL, name TEXT NOT NULL,
     PRIMARY KEY (code, student));
+CREATE TABLE IF NOT EXISTS members (  -- who joined: one row a student, whatever their tabs and reloads
+    code TEXT NOT NULL, student TEXT NOT NULL, PRIMARY KEY (code, student)
+);
 """
+# Columns added after the first release: a file made by it gets them on opening (ALTER TABLE keeps its rows).
+LATER_COLUMNS = {"teacher_seen": "REAL NOT NULL DEFAULT 0", "deadline": "REAL NOT NULL DEFAULT 0"}
 
 
 class SqliteStore:
@@ -66,6 +72,10 @@ class SqliteStore:
         with closing(self._connect()) as connection:
             connection.execute("PRAGMA journal_mode=WAL")  # kept in the file: once is enough
             connection.executescript(SCHEMA)
+            have = {row[1] for row in connection.execute("PRAGMA table_info(classes)")}
+            for column, kind in LATER_COLUMNS.items():
+                if column not in have:
+                    connection.execute(f"ALTER TABLE classes ADD COLUMN {column} {kind}")
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
@@ -81,7 +91,12 @@ class SqliteStore:
                 taken = db.execute("SELECT 1 FROM classes WHERE code = ?", (code,)).fetchone()
                 if not taken:
                     break
-            db.execute("INSERT INTO classes VALUES (?, ?, 1, 0, 0, ?)", (code, key_hash, self.clock()))
+            now = self.clock()
+            db.execute(
+                "INSERT INTO classes (code, key_hash, number, revealed, ended, touched, teacher_seen, deadline)"
+                " VALUES (?, ?, 1, 0, 0, ?, ?, ?)",
+                (code, key_hash, now, now, deadline_of(question, now)),
+            )
             db.execute("INSERT INTO questions VALUES (?, 1, ?, NULL)", (code, text))
         return code, key
 
@@ -94,14 +109,48 @@ class SqliteStore:
         student, name = check_student(student), check_name(name)
         with self._write() as db:
             code, row = self._class(db, code)
-            if row["ended"] or row["revealed"]:
-                return False
+            if row["ended"] or row["revealed"] or (row["deadline"] and self.clock() > row["deadline"]):
+                return False  # revealed, ended, or closed by the question's timer
             answer = check_answer(answer, self._question(db, code, row["number"]))
             db.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)", (code, student, answer))
+            db.execute("INSERT OR IGNORE INTO members VALUES (?, ?)", (code, student))
             if name is not None:
                 db.execute("INSERT OR REPLACE INTO names VALUES (?, ?, ?)", (code, student, name))
             self._touch(db, code)
         return True  # only here, after _write committed
+
+    def join(self, code: str, student: str, name: str | None = None) -> str:
+        student, name = check_student(student), check_name(name)
+        with self._write() as db:
+            code, _ = self._open_class(db, code)
+            db.execute("INSERT OR IGNORE INTO members VALUES (?, ?)", (code, student))
+            if name is not None:
+                db.execute("INSERT OR REPLACE INTO names VALUES (?, ?, ?)", (code, student, name))
+            self._touch(db, code)
+        return code
+
+    def lobby(self, code: str, teacher_key: str) -> tuple[int, list[str]]:
+        with self._read() as db:
+            code, row = self._class(db, code)
+            check_key(code, teacher_key, row["key_hash"])
+            (joined,) = db.execute("SELECT COUNT(*) FROM members WHERE code = ?", (code,)).fetchone()
+            names = db.execute("SELECT name FROM names WHERE code = ? ORDER BY name", (code,)).fetchall()
+            return int(joined), [name for (name,) in names]
+
+    def is_teacher(self, code: str, teacher_key: str) -> bool:
+        try:
+            with self._read() as db:
+                code, row = self._open_class(db, code)
+                check_key(code, teacher_key, row["key_hash"])
+        except (ClassNotFound, PermissionError):
+            return False
+        return True
+
+    def teacher_here(self, code: str, teacher_key: str) -> None:
+        with self._write() as db:
+            code, row = self._open_class(db, code)
+            check_key(code, teacher_key, row["key_hash"])
+            db.execute("UPDATE classes SET teacher_seen = ? WHERE code = ?", (self.clock(), code))
 
     def tally(self, code: str) -> dict[str, int]:
         with self._read() as db:
@@ -127,6 +176,7 @@ class SqliteStore:
                 return
             self._close_question(db, code, row["number"])
             db.execute("DELETE FROM names WHERE code = ?", (code,))
+            db.execute("DELETE FROM members WHERE code = ?", (code,))
             db.execute("UPDATE classes SET ended = 1 WHERE code = ?", (code,))
             self._touch(db, code)
         self._checkpoint()
@@ -139,7 +189,11 @@ class SqliteStore:
             self._close_question(db, code, row["number"])
             number = row["number"] + 1
             db.execute("INSERT INTO questions VALUES (?, ?, ?, NULL)", (code, number, text))
-            db.execute("UPDATE classes SET number = ?, revealed = 0 WHERE code = ?", (number, code))
+            now = self.clock()
+            db.execute(
+                "UPDATE classes SET number = ?, revealed = 0, teacher_seen = ?, deadline = ? WHERE code = ?",
+                (number, now, deadline_of(question, now), code),
+            )
             self._touch(db, code)
         return number
 
@@ -149,8 +203,18 @@ class SqliteStore:
             if row["ended"]:
                 return ClassStatus(row["number"], bool(row["revealed"]), True, 0, {})
             (count,) = db.execute("SELECT COUNT(*) FROM answers WHERE code = ?", (code,)).fetchone()
+            (joined,) = db.execute("SELECT COUNT(*) FROM members WHERE code = ?", (code,)).fetchone()
             question = self._question(db, code, row["number"])
-            return ClassStatus(row["number"], bool(row["revealed"]), False, count, question)
+            return ClassStatus(
+                row["number"],
+                bool(row["revealed"]),
+                False,
+                count,
+                question,
+                joined=joined,
+                teacher_seen=float(row["teacher_seen"]),
+                deadline=float(row["deadline"]),
+            )
 
     def my_answer(self, code: str, student: str) -> str | None:
         with self._read() as db:
@@ -260,6 +324,6 @@ class SqliteStore:
             return False
         self._last_purge = now
         idle = "SELECT code FROM classes WHERE touched <= ?"
-        for table in ("answers", "names", "questions", "classes"):
+        for table in ("answers", "names", "members", "questions", "classes"):
             deleted = db.execute(f"DELETE FROM {table} WHERE code IN ({idle})", (now - self.idle_seconds,))
         return deleted.rowcount > 0

@@ -15,7 +15,9 @@ from classroom.rules import ClassStatus
 class ClassStore(Protocol):
     """Codes are normalised (case, spaces, "-"); an unknown, malformed or expired code raises ClassNotFound, an ended
     one ClassEnded (a ClassNotFound) — except where a method says otherwise. A wrong teacher key raises
-    PermissionError and changes nothing. Bad input raises ValueError with a sentence a page can show."""
+    PermissionError and changes nothing. Bad input raises ValueError with a sentence a page can show. A store that
+    does not answer raises StoreUnavailable (classroom/faults.py translates its backend's errors) and wrote nothing
+    that it acknowledged."""
 
     def create(self, question: dict[str, Any]) -> tuple[str, str]:
         """Open a class on its first question: (code, teacher_key)."""
@@ -27,9 +29,27 @@ class ClassStore(Protocol):
 
     def answer(self, code: str, student: str, answer: str, name: str | None = None) -> bool:
         """Record `student`'s answer to the current question (replacing their earlier one): True once it is stored
-        for good (committed), False when the question is already revealed or the class has ended. `answer` must be
+        for good (committed), False when the question is already revealed, its timer has run out, or the class has
+        ended. `answer` must be
         one of the question's "choices" when it has them; `name` (optional, at most 20 characters after stripping)
         is kept for the class's life and never shown to students."""
+        ...
+
+    def join(self, code: str, student: str, name: str | None = None) -> str:
+        """`student` joins the class (once, whatever their tabs and reloads): the normalised code. `name` as in
+        answer. An ended class raises ClassEnded."""
+        ...
+
+    def lobby(self, code: str, teacher_key: str) -> tuple[int, list[str]]:
+        """(how many students joined, the names given, sorted): the teacher's view before and while asking."""
+        ...
+
+    def is_teacher(self, code: str, teacher_key: str) -> bool:
+        """Whether `teacher_key` controls the open class `code` (False for a wrong key, an unknown or ended class)."""
+        ...
+
+    def teacher_here(self, code: str, teacher_key: str) -> None:
+        """The teacher's screen checks in (every few seconds): students see when the teacher is away."""
         ...
 
     def tally(self, code: str) -> dict[str, int]:

@@ -1,5 +1,10 @@
-"""A class's summary as the CSV a teacher downloads at the end: per question, what was asked, the class's answers and
-the model's. Built from store.summary(), which holds no names and no student ids, so neither can this file."""
+"""A class's summary as the CSV a teacher downloads at the end: per question, what was asked (the sentence, the head,
+the word), the class's answers and the model's. Built from store.summary(), which holds no names and no student ids,
+so neither can this file.
+
+The text starts with a byte-order mark: Excel reads a CSV without one as the machine's ANSI code page, and an Arabic
+sentence (ذهب) opened as mojibake (Ø°Ù‡Ø¨). With it Excel reads UTF-8; LibreOffice and Google Sheets skip it, and
+Python reads the file back with encoding="utf-8-sig"."""
 
 from __future__ import annotations
 
@@ -8,11 +13,13 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
+BOM = "\ufeff"  # UTF-8's byte-order mark, as text: the page encodes the CSV as UTF-8 (EF BB BF first)
 # The question dict's entries the file shows (the pages put them there; any may be missing).
 COLUMNS = (
     "number",
     "page",
     "sentence",
+    "head",  # the head asked about, in English as stored ("L4 H2", "head 2"); empty on a page of one map
     "question",
     "link",
     "answers",
@@ -24,8 +31,9 @@ COLUMNS = (
 
 
 def summary_rows(summary: Sequence[dict[str, Any]]) -> list[dict[str, object]]:
-    """One flat row per question: the question's sentence, row word (or prompt) and link, how many answered, every
-    answer with its count ("street: 12; animal: 9"), the class's most picked, the model's, and how many picked it."""
+    """One flat row per question: the question's sentence, head, row word (or prompt) and link, how many answered,
+    every answer with its count ("street: 12; animal: 9"), the class's most picked, the model's, and how many picked
+    it."""
     rows: list[dict[str, object]] = []
     for item in summary:
         question, tally = item["question"], dict(item["tally"])
@@ -36,6 +44,7 @@ def summary_rows(summary: Sequence[dict[str, Any]]) -> list[dict[str, object]]:
                 "number": item["number"],
                 "page": str(question.get("link", "")).partition("?")[0],
                 "sentence": question.get("sentence", ""),
+                "head": question.get("head") or "",
                 "question": question.get("row") or question.get("prompt") or "",
                 "link": question.get("link", ""),
                 "answers": sum(tally.values()),
@@ -49,9 +58,10 @@ def summary_rows(summary: Sequence[dict[str, Any]]) -> list[dict[str, object]]:
 
 
 def summary_csv(summary: Sequence[dict[str, Any]]) -> str:
-    """The CSV text (UTF-8, a header row, one row per question). A cell that a spreadsheet would run as a formula
-    (=, +, -, @ first) is written with a ' before it."""
+    """The CSV text, to be saved as UTF-8: a byte-order mark, a header row, one row per question. A cell that a
+    spreadsheet would run as a formula (=, +, -, @ first) is written with a ' before it."""
     out = io.StringIO()
+    out.write(BOM)
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
     for row in summary_rows(summary):
