@@ -33,12 +33,13 @@ def test_the_summary_csv_holds_each_question_the_class_and_the_model_and_no_one(
     store.answer(code, "student-0", "ذهب")
     store.end(code, key)
     text = summary_csv(store.summary(code, key))
-    rows = list(csv.DictReader(io.StringIO(text)))
+    rows = _read(text)
     assert list(rows[0]) == list(COLUMNS)
     assert rows[0] | {"link": ""} == {
         "number": "1",
         "page": "similarity",
         "sentence": "the animal didn't cross the street",
+        "head": "",
         "question": "it",
         "link": "",
         "answers": "4",
@@ -58,9 +59,49 @@ def test_an_empty_question_and_a_tie_read_plainly() -> None:
         {"number": 1, "question": {"row": "it"}, "tally": {}, "answers": 0, "model_answer": None},
         {"number": 2, "question": {}, "tally": {"a": 2, "b": 2}, "answers": 4, "model_answer": "c"},
     ]
-    rows = list(csv.DictReader(io.StringIO(summary_csv(summary))))
+    rows = _read(summary_csv(summary))
     assert (rows[0]["answers"], rows[0]["most_picked"], rows[0]["model_answer"]) == ("0", "", "")
     assert (rows[1]["most_picked"], rows[1]["picked_the_model"]) == ("a / b", "0")
+
+
+def _read(text: str) -> list[dict[str, str]]:
+    """The rows as a spreadsheet reads the downloaded bytes (the page encodes the text as UTF-8)."""
+    return list(csv.DictReader(io.StringIO(text.encode("utf-8").decode("utf-8-sig"))))
+
+
+def test_the_summary_opens_with_arabic_in_a_spreadsheet() -> None:
+    """Excel reads UTF-8 without a byte-order mark as the machine's ANSI code page (ذهب became Ø°Ù‡Ø¨): the file
+    starts with the BOM, and reads back whole with 'utf-8-sig'."""
+    summary = [
+        {
+            "number": 1,
+            "question": {"sentence": "ذهب الولد إلى المدرسة", "row": "الولد", "head": "L4 H2"},
+            "tally": {"المدرسة": 3, "ذهب": 1},
+            "answers": 4,
+            "model_answer": "ذهب",
+        }
+    ]
+    data = summary_csv(summary).encode("utf-8")
+    assert data.startswith(b"\xef\xbb\xbf")
+    (row,) = csv.DictReader(io.StringIO(data.decode("utf-8-sig")))
+    assert list(row) == list(COLUMNS)
+    assert (row["sentence"], row["question"], row["class_answers"]) == (
+        "ذهب الولد إلى المدرسة",
+        "الولد",
+        "المدرسة: 3; ذهب: 1",
+    )
+    assert (row["most_picked"], row["model_answer"], row["picked_the_model"]) == ("المدرسة", "ذهب", "1")
+    assert row["head"] == "L4 H2"
+
+
+def test_each_question_names_its_head() -> None:
+    summary = [
+        {"number": 1, "question": {"row": "it", "head": "L4 H2"}, "tally": {}, "answers": 0, "model_answer": None},
+        {"number": 2, "question": {"row": "it", "head": None}, "tally": {}, "answers": 0, "model_answer": None},
+        {"number": 3, "question": {"row": "it"}, "tally": {}, "answers": 0, "model_answer": None},
+    ]
+    assert [row["head"] for row in _read(summary_csv(summary))] == ["L4 H2", "", ""]
+    assert COLUMNS.index("head") == COLUMNS.index("question") - 1  # read as "L4 H2 · it"
 
 
 JOIN = "https://class.example.org/join?code=ACDEF"
