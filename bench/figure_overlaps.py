@@ -78,8 +78,34 @@ OVERLAPS_JS = """
     check(numbers, labels, false);
     const holder = plot.closest('[class*="st-key-"]');
     const key = holder ? [...holder.classList].find(c => c.startsWith('st-key-')).slice(7) : String(chart);
+    // Every text inside the chart's own box (half a pixel spare): none cut at its edge.
+    const edge = plot.getBoundingClientRect();
+    const off = [...labels, ...numbers].filter(t => t.x0 < edge.left - 0.5 || t.x1 > edge.right + 0.5 ||
+                                                     t.y0 < edge.top - 0.5 || t.y1 > edge.bottom + 0.5)
+                                        .map(t => t.text);
+    // The word columns (and rows) a heatmap or a bar chart over words draws, against those it labels: its x (y)
+    // values less a grid's blank gaps (named from U+2060), where its axis shows labels and is not a long text's.
+    const wanted = (name) => {
+      const axis = (plot.layout || {})[name + 'axis'] || {};
+      const traces = (plot.data || []).filter(t => t.type === 'heatmap' || t.type === 'bar');
+      if (!traces.length || axis.showticklabels === false) return null;
+      if (traces.every(t => t.type === 'bar') && name === 'y') return null;
+      const values = new Set();
+      for (const t of traces) for (const v of (t[name] || [])) if (!String(v).startsWith('\u2060')) values.add(v);
+      return values.size && values.size <= 40 ? values.size : null;
+    };
+    const drawn = (selector) => [...plot.querySelectorAll(selector)].filter(t => t.textContent.trim()).length;
+    const columns = wanted('x'), rows = wanted('y');
+    // A table of words (the logit lens: each cell its guess and probability) writes every cell: the cells with text
+    // in its first heatmap, against the cell texts drawn; and whether one is white (on a dark cell).
+    const table = (plot.data || []).find(t => t.type === 'heatmap' && Array.isArray(t.text));
+    const texts = table ? table.text.flat().filter(t => String(t).trim()).length : null;
+    const white = [...plot.querySelectorAll(NUMBERS)].some(t => /255, 255, 255|#fff/i.test(t.style.fill || ''));
     return {chart, key, labels: labels.length, numbers: numbers.length,
-            width: plot.getBoundingClientRect().width, pairs};
+            width: plot.getBoundingClientRect().width, pairs, off,
+            columns: columns === null ? null : [drawn('.xtick text'), columns],
+            rows: rows === null ? null : [drawn('.ytick text'), rows],
+            texts: texts === null ? null : [numbers.length, texts], white};
   });
 }
 """
@@ -133,10 +159,16 @@ WALKS = (
         reveal=True,
     ),
     Walk("every layer and head", "heads", {"heads_sentence": ANIMAL}),
+    Walk("heads knock-out", "heads", {"heads_view": "Knock heads out", "heads_knock_out": "L1 H1"}),
+    Walk("idea", "idea", {}),
     Walk("similarity 10 words", "similarity", {"similarity_sentence": "the cat sat on the mat and the dog ran off"}),
-    Walk("where the blank looked", "fill_blank", {}),
+    Walk("trainable", "trainable", {}),
+    Walk("abstraction", "abstraction", {}),
+    # A hidden word: the lens gets its column ("#1,163<br>0.000070"), and قدير a dark cell.
+    Walk("where the blank looked", "fill_blank", {"fill_blank_sentence": "إن الله على كل شيء قدير"}),
     Walk("knock-out before | after", "fill_blank", {"fill_blank_knock_out": "L1 H1"}),
     Walk("minimal pairs A | B", "pairs", {}),
+    Walk("word order", "word_order", {}),
     Walk("train probe grid", "train", {}, start=True),
 )
 
@@ -185,15 +217,55 @@ def wait_for_charts(page: object, walk: Walk, language: str = "en") -> None:
         settle(page)
 
 
+# Settled: the script has stopped (no status widget), no element is stale, every chart is drawn (Plotly has laid it
+# out), and the page's DOM has not changed for QUIET_MS (a rerun's charts redraw after the page settles). A
+# MutationObserver keeps the time of the last change.
+QUIET_MS = 600
+SETTLED_JS = """
+(quiet) => {
+  if (!window.__lastChange) {
+    window.__lastChange = performance.now();
+    new MutationObserver(() => { window.__lastChange = performance.now(); })
+      .observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+    return false;
+  }
+  if (document.querySelector('[data-testid="stStatusWidget"]')) return false;
+  if (document.querySelector('[data-stale="true"]')) return false;
+  if ([...document.querySelectorAll('.js-plotly-plot')].some(p => !p._fullLayout)) return false;
+  return performance.now() - window.__lastChange >= quiet;
+}
+"""
+
+
 def settle(page: object) -> None:
-    """Until no element is stale and Plotly has drawn (a rerun's charts redraw after the page settles)."""
-    time.sleep(0.5)
-    page.wait_for_function("document.querySelectorAll('[data-stale=\"true\"]').length === 0", timeout=90_000)
-    time.sleep(1.5)
+    """Until the page has settled (SETTLED_JS): waits on conditions, not on fixed sleeps."""
+    page.wait_for_timeout(150)  # a click's rerun to begin
+    page.wait_for_function(SETTLED_JS, arg=QUIET_MS, timeout=90_000, polling=100)
 
 
 def overlaps(page: object) -> list[dict[str, object]]:
     return page.evaluate(OVERLAPS_JS)
+
+
+def problems(charts: list[dict[str, object]], kind: str) -> list[str]:
+    """The charts (by key) with a fault of `kind`: "unlabelled", a word column (or row) without its label
+    ("heads_raw 12/39 columns"); "off", a text beyond the chart's edge; "unwritten", a table of words (the logit lens)
+    that writes fewer cells than it has."""
+    found = []
+    for chart in charts:
+        if kind == "unlabelled":
+            found += [
+                f"{chart['key']} {drawn}/{wanted} {name}"
+                for name in ("columns", "rows")
+                if chart[name] and (drawn := chart[name][0]) != (wanted := chart[name][1])
+            ]
+        elif kind == "off" and chart["off"]:
+            found.append(f"{chart['key']} {chart['off'][:2]}")
+        elif kind == "unwritten" and chart["texts"] and str(chart["key"]).endswith("_lens"):
+            drawn, wanted = chart["texts"]
+            if drawn != wanted:
+                found.append(f"{chart['key']} {drawn}/{wanted} cells")
+    return found
 
 
 def close_page(page: object, walk: Walk) -> None:
@@ -225,6 +297,7 @@ def main() -> int:
         base = f"http://127.0.0.1:{args.port}"
         wait_until_healthy(args.port, server)
     total = 0
+    totals = {"unlabelled": 0, "off": 0, "unwritten": 0}
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=FLAGS)
@@ -237,11 +310,19 @@ def main() -> int:
                         charts = overlaps(page)
                         count = sum(len(chart["pairs"]) for chart in charts)
                         total += count
+                        faults = {name: problems(charts, name) for name in ("unlabelled", "off", "unwritten")}
+                        for name, found in faults.items():
+                            totals[name] += len(found)
                         worst = [c for c in charts if c["pairs"]]
                         example = "  " + ", ".join(
                             f"{c['key']} {len(c['pairs'])} {c['pairs'][0]} ({c['width']:.0f} px)" for c in worst
                         )
-                        print(f"{walk.name:28} {size.name:10} {language}  {count:5} overlaps{example}", flush=True)
+                        counts = "  ".join(f"{len(found)} {name}" for name, found in faults.items())
+                        named = "".join(f"  {name}: {', '.join(found)}" for name, found in faults.items() if found)
+                        print(
+                            f"{walk.name:26} {size.name:9} {language}  {count:3} overlaps  {counts}{example}{named}",
+                            flush=True,
+                        )
                         if args.shots:
                             out = Path(args.shots)
                             out.mkdir(parents=True, exist_ok=True)
@@ -254,7 +335,7 @@ def main() -> int:
     finally:
         if server is not None:
             stop_server(server)
-    print(f"total {total}")
+    print(f"total {total} overlaps, " + ", ".join(f"{n} {name}" for name, n in totals.items()))
     return 0
 
 

@@ -23,11 +23,13 @@ from attention_core.figures.layers import (
     word_map,
 )
 from attention_core.figures.numbers import written
+from attention_core.figures.screen import panels_across
 from attention_core.models.interface import AttentionModel
 from attention_core.readings.layers import LayerStates, cosine_matrix, layer_states_each
 from ui.bidi import isolate
 from ui.i18n import N_, _, ngettext, reading_order
 from ui.lesson_view import in_reading_order
+from ui.screen import current_screen
 from ui.show import chart, flag_unknown_words, plain
 from ui.tokens import place_names
 
@@ -222,17 +224,21 @@ def show_words(model: AttentionModel, text: str, rtl: bool) -> None:
         key=f"{PAGE}_depth",
         bind="query-params",
     )
-    with_attention, without_attention = st.columns(2)
+    # Side by side where half the page labels every word and fits its numbers (issue 32), else one under the other.
+    share = 1 / 2 if panels_across(current_screen(), len(labels), 1 / 2) >= 1 else 1.0
+    with_attention, without_attention = st.columns(2) if share < 1 else (st.container(), st.container())
     titles = _("The full model, {where}"), _("Every head knocked out, {where}")
     chart(
         word_map(full[depth], labels, title=titles[0].format(where=where(depth, depths)), rtl=rtl),
         f"{PAGE}_map",
         with_attention,
+        share=share,
     )
     chart(
         word_map(bare[depth], labels, title=titles[1].format(where=where(depth, depths)), rtl=rtl),
         f"{PAGE}_map_without",
         without_attention,
+        share=share,
     )
     st.caption(_map_caption(full[depth], bare[depth], names, where(depth, depths), centred))
     if depth == 0:

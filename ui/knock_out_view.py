@@ -11,6 +11,7 @@ import torch
 from attention_core.figures.head_maps import head_picker, head_values, importance_map
 from attention_core.figures.heatmaps import heatmap, heatmap_grid
 from attention_core.figures.numbers import written_alone
+from attention_core.figures.screen import panels_across
 from attention_core.models.head_importance import HeadImportance, head_importance, measure_for
 from attention_core.models.head_roles import head_roles
 from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
@@ -23,6 +24,7 @@ from ui.head_roles_view import HOW_ROLES_ARE_SCORED
 from ui.i18n import N_, _, ngettext, shown_head_name, translated_figure
 from ui.linked_options import translated_options
 from ui.links import link_to_this_view
+from ui.screen import current_screen
 from ui.show import chart, guess_change_table, left_to_right, plain
 from ui.style import for_projector
 from ui.tokens import TokenDisplay, drawn_attention
@@ -303,13 +305,15 @@ def show_blank_attention_change(
     rows, was = before.attention_from(blank)
     now = after.attention_from(blank)[1]
     short_rows = [row.replace("layer ", "L").replace(" · head ", " H") for row in rows]
-    columns = st.columns(3)
+    # Three side by side where a third of the page labels every word (issue 32), else one under another.
+    side_by_side = panels_across(current_screen(), len(labels), 1 / 3) >= 1
+    columns = st.columns(3) if side_by_side else [st.container() for _ in range(3)]
     panels = ((EVERY_HEAD, was, "weights"), (KNOCKED_OUT, now, "weights"), (DIFFERENCE, now - was, "signed"))
     for column, (title, matrix, kind) in zip(columns, panels, strict=True):
         # The English title names the chart's key (a lesson's cell is on fill_blank_knock_out_weights_every); the
         # figure's title is translated as the chart is drawn.
         figure = heatmap(matrix, short_rows, labels, kind=kind, title=title, rtl=rtl, compact=True)  # type: ignore[arg-type]
-        chart(figure, f"{key}_{kind}_{title.split()[0]}", column, share=1 / 3)
+        chart(figure, f"{key}_{kind}_{title.split()[0]}", column, share=1 / 3 if side_by_side else 1.0)
     st.caption(
         _(
             "One row per head (L2 H3: layer 2, head 3), one column per word: where the blank looked. In after − "

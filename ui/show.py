@@ -12,7 +12,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from attention_core.figures.first_paint import static_svg
 from attention_core.figures.heatmaps import CAPTIONS, figure_table, heatmap_grid
-from attention_core.figures.screen import finish
+from attention_core.figures.screen import finish, panels_across
 from attention_core.figures.text_alternative import panels
 from attention_core.models.knock_out_effects import GuessChange
 from attention_core.models.word_pieces import neighbour_blocks, pool_to_words
@@ -160,15 +160,20 @@ def head_grid(weights: torch.Tensor, labels: list[str], rtl: bool, key: str, ave
     panels = torch.cat([weights, weights.mean(1, keepdim=True)], dim=1) if average else weights
     columns = [f"H{head + 1}" for head in range(n_heads)] + ([N_("average")] if average else [])
     rows = [f"L{layer + 1}" for layer in range(n_layers)]
-    if current_screen().phone:  # 72 panels in 358 px would be a few px each: one layer, its heads in rows
-        chart(one_layer_grid(panels, labels, columns, rtl, key), key)
+    # Every word column keeps its label (issue 32): where a layer's panels do not fit side by side so (72 panels in a
+    # phone's 358 px; a 3-layer Arabic grid on a projector), one layer at a time, its heads wrapped into rows.
+    across = max(1, panels_across(current_screen(), len(labels)))
+    if across < len(columns):
+        chart(one_layer_grid(panels, labels, columns, rtl, key, across), key)
         return
     chart(heatmap_grid(panels, labels, row_names=rows, column_names=columns, rtl=rtl, translate=_), key)
 
 
-def one_layer_grid(panels: torch.Tensor, labels: list[str], columns: list[str], rtl: bool, key: str) -> go.Figure:
-    """On a phone: one layer's heads (a picker above says which layer), wrapped into rows of as many panels as
-    keep a cell about 11 px wide, each panel titled with its own name ("L2 H5")."""
+def one_layer_grid(
+    panels: torch.Tensor, labels: list[str], columns: list[str], rtl: bool, key: str, across: int
+) -> go.Figure:
+    """One layer's heads (a picker above says which layer), wrapped into rows of `across` panels (as many as keep
+    every word's label, figures.screen.panels_across), each panel titled with its own name ("L2 H5")."""
     n_layers, count, n = panels.shape[:3]
     layer = 0
     if n_layers > 1:
@@ -177,7 +182,6 @@ def one_layer_grid(panels: torch.Tensor, labels: list[str], columns: list[str], 
             _("Layer"), names, format_func=shown_head_name, default=names[0], key=f"{key}_layer", required=True
         )
         layer = names.index(picked or names[0])
-    across = max(1, min(4, int((current_screen().figure_px() - 60) // max(90, 11 * n))))
     n_rows = -(-count // across)
     wrapped = torch.full((n_rows * across, n, n), float("nan"))
     wrapped[:count] = panels[layer]

@@ -142,7 +142,7 @@ def fit(figure: go.Figure, screen: Screen, share: float = 1.0) -> go.Figure:
         size = max(18, round(size * scale)) if scale != 1.0 else size
         axis.setdefault("tickfont", {})["size"] = min(size, 12) if screen.phone else size
     if screen.phone:
-        _colour_bars_below(layout)
+        _colour_bars_below(layout, traces)
     columns, rows = _categories(layout, traces, "x"), _categories(layout, traces, "y")
     plot = _plot_area(layout, traces, screen.figure_px(share), len(columns), len(rows))
     _fit_titles(layout, columns, plot, screen, floor)
@@ -163,21 +163,31 @@ def fit(figure: go.Figure, screen: Screen, share: float = 1.0) -> go.Figure:
 BARS_BELOW_PX = 80  # a phone's colour bars laid flat under a grid: the bar, its ticks and its title
 
 
-def _colour_bars_below(layout: Props) -> None:
+def _colour_bars_below(layout: Props, traces: list[Props]) -> None:
     """A grid's colour bars (one per colour axis) laid flat under it, side by side, on a phone: beside it they took a
     third of 358 px (weight and difference: 125 px), and the panels' titles no longer fitted."""
     names = [name for name in ("coloraxis", "coloraxis2") if layout.get(name)]
-    if not names or layout["coloraxis"].get("showscale") is False:
+    holders = [layout[name] for name in names]
+    if not names:  # a single heatmap's own bar: beside it, it took 60 of a phone's 358 px from 13 word columns
+        holders = [
+            t
+            for t in traces
+            if t.get("type") == "heatmap"
+            and t.get("showscale")
+            and not t.get("coloraxis")
+            and (t.get("colorbar") or {}).get("tickvals") is None  # a legend of roles keeps its place beside
+        ]
+    if not holders or holders[0].get("showscale") is False:
         return
-    for k, name in enumerate(names):
-        bar = layout[name].setdefault("colorbar", {})
+    for k, holder in enumerate(holders[:1] if not names else holders):
+        bar = holder.setdefault("colorbar", {})
         title = bar.get("title") or {}
         bar.clear()
         bar |= {
             "orientation": "h",
             "thickness": 10,
-            "len": 0.9 / len(names),
-            "x": k / len(names),
+            "len": 0.9 / max(1, len(names)),
+            "x": k / max(1, len(names)),
             "xanchor": "left",
             "y": 0.0,
             "yref": "container",
@@ -242,8 +252,10 @@ def _plot_area(layout: Props, traces: list[Props], width: float, n_columns: int,
         labels_px = max((text_width(str(t), y_font) for t in texts), default=0) + 6
     bar_px = 0.0
     own = [t for t in traces if t.get("type") == "heatmap" and not t.get("coloraxis") and t.get("showscale", True)]
-    if own:
-        bar_px = ((own[0].get("colorbar") or {}).get("thickness") or 30) + text_width("-0.25", font) + 12
+    if own and (own[0].get("colorbar") or {}).get("orientation") != "h":  # a flat bar below takes no width
+        bar = own[0].get("colorbar") or {}
+        ticks = [str(t) for t in bar.get("ticktext") or ()] or ["-0.25"]  # a legend of roles: its longest name
+        bar_px = (bar.get("thickness") or 30) + max(text_width(t, font) for t in ticks) + 12
     else:  # a grid's colour axes: their bars side by side or one above the other, each with a title on top
         bars = [layout[name].get("colorbar") or {} for name in ("coloraxis", "coloraxis2") if layout.get(name)]
         titles = [((bar.get("title") or {}).get("text") or "") for bar in bars]
