@@ -16,11 +16,10 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-
 from typing import cast
 
 from classroom.faults import Guarded
-from classroom.rules import IDLE_SECONDS, ClassEnded, ClassNotFound, ClassStatus, Clock, StoreUnavailable
+from classroom.rules import IDLE_SECONDS, ClassEnded, ClassNotFound, ClassStatus, Clock, StoreUnavailableError
 from classroom.sqlite_store import SqliteStore
 from classroom.store import ClassStore
 
@@ -30,7 +29,7 @@ __all__ = [
     "ClassStatus",
     "ClassStore",
     "SqliteStore",
-    "StoreUnavailable",
+    "StoreUnavailableError",
     "default_url",
     "open_store",
 ]
@@ -56,7 +55,7 @@ def open_store(url: str | None = None, *, clock: Clock = time.time, idle_seconds
     """The store at `url`: "sqlite:///relative.db", "sqlite:////absolute/path.db" (as SQLAlchemy writes them), or
     "redis://host:port/0" ("rediss://" and "unix://" too); None → default_url(). `clock` and `idle_seconds` are for
     tests (a Redis store's keys expire by the server's own clock). Every call of the store returned raises
-    StoreUnavailable when its backend does not answer (classroom/faults.py)."""
+    StoreUnavailableError when its backend does not answer (classroom/faults.py)."""
     url = url or default_url()
     scheme = url.partition("://")[0].lower()
     if scheme == "sqlite":

@@ -1,9 +1,9 @@
-"""A store that does not answer, said as one error: StoreUnavailable, whatever keeps the class.
+"""A store that does not answer, said as one error: StoreUnavailableError, whatever keeps the class.
 
 Redis stopped or unreachable raises redis's ConnectionError or TimeoutError; a SQLite file locked past its wait or on a
 failing disk raises sqlite3.OperationalError. A page should not know which store it has, and must never show either
-as a traceback (issue 33): `Guarded` wraps a store so that each of its calls raises StoreUnavailable instead, with a
-sentence a page can show in the reader's language. What the store acknowledged (an answer's True) was committed; a
+as a traceback (issue 33): `Guarded` wraps a store so that each of its calls raises StoreUnavailableError instead,
+with a sentence a page can show in the reader's language. What the store acknowledged (an answer's True) was committed; a
 call that raised wrote nothing the caller may count on, so the page says so and tries again.
 """
 
@@ -14,7 +14,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from classroom.rules import StoreUnavailable
+from classroom.rules import StoreUnavailableError
 
 
 def _backend_faults() -> tuple[type[BaseException], ...]:
@@ -32,7 +32,7 @@ FAULTS = _backend_faults()
 
 
 class Guarded:
-    """`store`'s every public method, its backend's faults raised as StoreUnavailable (the cause kept)."""
+    """`store`'s every public method, its backend's faults raised as StoreUnavailableError (the cause kept)."""
 
     def __init__(self, store: Any) -> None:
         self._store = store
@@ -53,6 +53,6 @@ def _guarded(call: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return call(*args, **kwargs)
         except FAULTS as fault:
-            raise StoreUnavailable() from fault
+            raise StoreUnavailableError() from fault
 
     return guarded

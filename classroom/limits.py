@@ -1,8 +1,16 @@
-"""Joining with wrong codes, slowed down per session: after 5 wrong codes in a minute, the next try waits.
+"""Joining with wrong codes, slowed down per session: after 5 wrong codes in a minute, the next wrong code waits.
 
-Pure (no store, no streamlit): a page keeps one JoinLimiter in its session and asks it before looking a code up.
-A new session starts afresh, so this slows a guesser rather than stopping one; what stops guessing is the code
-space (23⁵ ≈ 6.4 million codes, a handful open at a time) together with this.
+Pure (no store, no streamlit): a page keeps one JoinLimiter in its session and passes every code through it.
+
+The trade-off. A code is looked up even while the session must wait: the right one joins at once, a wrong one says
+how long to wait (the same wait: trying again neither lengthens nor ends it). A student who mistyped five times in a
+hurry joins as soon as they type the code right, instead of standing a minute outside a class that moves on. The
+price: the wait no longer holds a guesser back, since "wait" to a wrong code and a class to a right one tell a
+guesser every time whether a code is open. The wait was never the lock (a new session starts afresh, so it slowed a
+guesser only until another tab); the code space is: 23⁵ ≈ 6.4 million codes with a handful of classes open at a
+time, about one hit in a million guesses, each a request to the server. And a class found so gives its guesser a
+seat among the students, nothing more: the teacher key, which reveals and ends, is in no code. What the wait still
+does is tell a student plainly that the code they keep typing is wrong.
 """
 
 from __future__ import annotations
@@ -56,16 +64,19 @@ class JoinLimiter:
         self.misses.append(self.clock())
 
     def join(self, typed: str, look_up: Callable[[str], object]) -> str:
-        """The normalised code once `look_up(code)` (e.g. store.question) finds the class. A ClassNotFound it (or a
-        malformed code) raises counts as a wrong code and goes on up (an ended class does not count);
-        TooManyWrongCodesError while this session must wait (nothing is looked up then)."""
-        self.check()
+        """The normalised code once `look_up(code)` (e.g. store.question) finds the class, even while this session
+        must wait (see the module's docstring). A ClassNotFound it (or a malformed code) raises counts as a wrong code
+        and goes on up, or, while this session must wait, becomes TooManyWrongCodesError with the wait left (and does
+        not count: the wait stays as it was). An ended class raises ClassEnded and does not count."""
+        left = self.wait()
         try:
             code = normalise_code(typed)
             look_up(code)
         except ClassEnded:
             raise  # a real code, typed right: the class is over, nothing was guessed
         except ClassNotFound:
+            if left > 0:
+                raise TooManyWrongCodesError(max(1, math.ceil(left))) from None
             self.missed()
             raise
         return code

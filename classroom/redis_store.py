@@ -113,7 +113,7 @@ class RedisStore:
         while True:  # a taken code (1 in millions) draws again
             code = new_code()
             now = self.clock()
-            args = [key_hash, text, self.ttl_ms, now, deadline_of(question, now)]
+            args: list[str | int | float] = [key_hash, text, self.ttl_ms, now, deadline_of(question, now)]
             if self._create(keys=self._keys(code), args=args) == 1:
                 return code, key
 
@@ -213,7 +213,8 @@ class RedisStore:
             pipe.hset(self._key(code, "questions"), number, text)
             now = self.clock()
             moved = {"number": number, "revealed": 0, "teacher_seen": now, "deadline": deadline_of(question, now)}
-            pipe.hset(self._key(code, "meta"), mapping=moved)
+            for field, value in moved.items():
+                pipe.hset(self._key(code, "meta"), field, value)
             self._expire(pipe, code)
             return number
 

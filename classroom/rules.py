@@ -73,7 +73,7 @@ class ClassStatus:
         return max(0.0, self.deadline - now) if self.deadline else None
 
 
-class StoreUnavailable(RuntimeError):
+class StoreUnavailableError(RuntimeError):
     """The store did not answer (Redis down or unreachable, the SQLite file locked past its wait): nothing was written.
     str(error) is a sentence a page can show; the page retries by itself."""
 
@@ -83,7 +83,7 @@ class StoreUnavailable(RuntimeError):
         )
 
 
-TEACHER_AWAY_SECONDS = 20.0  # the teacher's panel checks in every few seconds; this long without it, the teacher is away
+TEACHER_AWAY_SECONDS = 20.0  # the teacher's panel checks in every few seconds; this long without it, it is away
 HEARTBEAT_SECONDS = 5.0  # how often the teacher's panel writes that it is there
 TIMER_GRACE_SECONDS = 1.0  # an answer sent as the countdown reads 0 still counts (a phone's second lags the server's)
 

@@ -16,7 +16,7 @@ class ClassStore(Protocol):
     """Codes are normalised (case, spaces, "-"); an unknown, malformed or expired code raises ClassNotFound, an ended
     one ClassEnded (a ClassNotFound) — except where a method says otherwise. A wrong teacher key raises
     PermissionError and changes nothing. Bad input raises ValueError with a sentence a page can show. A store that
-    does not answer raises StoreUnavailable (classroom/faults.py translates its backend's errors) and wrote nothing
+    does not answer raises StoreUnavailableError (classroom/faults.py translates its backend's errors) and wrote nothing
     that it acknowledged."""
 
     def create(self, question: dict[str, Any]) -> tuple[str, str]:

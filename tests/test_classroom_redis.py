@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from classroom import ClassNotFound, StoreUnavailable, open_store, redis_store
+from classroom import ClassNotFound, StoreUnavailableError, open_store, redis_store
 from classroom.redis_store import PREFIX, RedisStore
 from classroom.rules import IDLE_SECONDS
 from tests.test_classroom_store import QUESTION, redis_url
@@ -66,7 +66,7 @@ def test_an_unreachable_server_is_an_error_not_a_silent_loss() -> None:
     import redis
 
     store = open_store("redis://127.0.0.1:9/0")  # the discard port: nothing listens
-    with pytest.raises(StoreUnavailable, match="not answering") as raised:
+    with pytest.raises(StoreUnavailableError, match="not answering") as raised:
         store.answer("ACDEF", "ann", "it")
     assert isinstance(raised.value.__cause__, redis.ConnectionError)
 
@@ -104,7 +104,7 @@ def test_a_server_that_stops_answering_is_an_error_within_the_timeout(monkeypatc
         silent.listen()
         store = open_store(f"redis://127.0.0.1:{silent.getsockname()[1]}/0")
         started = time.monotonic()
-        with pytest.raises(StoreUnavailable) as raised:
+        with pytest.raises(StoreUnavailableError) as raised:
             store.answer("ACDEF", "ann", "it")
         assert isinstance(raised.value.__cause__, redis.TimeoutError)
         assert time.monotonic() - started < 3  # seconds, not a frozen session
