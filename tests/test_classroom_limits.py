@@ -29,7 +29,7 @@ def test_five_wrong_codes_a_minute_then_a_wait_that_says_how_long(tmp_path: Path
             limiter.join(typed, store.question)
         clock.now += 5  # five tries, 5 s apart
     with pytest.raises(TooManyWrongCodesError, match="wait 35 s") as waiting:
-        limiter.join(code, store.question)  # even the right code waits: nothing is looked up
+        limiter.join(wrong, store.question)
     assert waiting.value.seconds == 35
     clock.now += 34.5
     with pytest.raises(TooManyWrongCodesError, match="wait 1 s"):
@@ -46,6 +46,27 @@ def test_five_wrong_codes_a_minute_then_a_wait_that_says_how_long(tmp_path: Path
         with pytest.raises(ClassEnded):
             limiter.join(code, store.question)
     assert limiter.wait() == 0.0
+
+
+def test_after_five_wrong_codes_the_right_code_still_joins(tmp_path: Path) -> None:
+    """A student who mistyped five times joins at once with the right code; a wrong one, malformed or not, still
+    says wait, and the wait stays what it was (trying again does not lengthen it, nor end it)."""
+    store = open_store(f"sqlite:///{tmp_path}/classes.db")
+    code, _key = store.create({"row": "it"})
+    clock = HandClock()
+    limiter = JoinLimiter(clock=clock)
+    wrong = "ACDEF" if code != "ACDEF" else "ACDEG"
+    for _ in range(5):
+        with pytest.raises(ClassNotFound):
+            limiter.join(wrong, store.question)
+    clock.now += 10
+    for typed in (wrong, "nope", wrong):
+        with pytest.raises(TooManyWrongCodesError, match="wait 50 s"):
+            limiter.join(typed, store.question)
+    assert limiter.wait() == 50.0
+    assert limiter.join(f"{code[:2]}-{code[2:].lower()}", store.question) == code
+    with pytest.raises(TooManyWrongCodesError, match="wait 50 s"):  # the right code did not lift it for a guess
+        limiter.join(wrong, store.question)
 
 
 def test_a_right_code_never_waits_and_each_session_counts_its_own() -> None:
