@@ -3,8 +3,8 @@
 Redis stopped or unreachable raises redis's ConnectionError or TimeoutError; a SQLite file locked past its wait or on a
 failing disk raises sqlite3.OperationalError. A page should not know which store it has, and must never show either
 as a traceback (issue 33): `Guarded` wraps a store so that each of its calls raises StoreUnavailableError instead,
-with a sentence a page can show in the reader's language. What the store acknowledged (an answer's True) was committed; a
-call that raised wrote nothing the caller may count on, so the page says so and tries again.
+with a sentence a page can show in the reader's language. What the store acknowledged (an answer's True) was
+committed; a call that raised wrote nothing the caller may count on, so the page says so and tries again.
 """
 
 from __future__ import annotations
