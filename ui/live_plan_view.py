@@ -8,6 +8,7 @@ The plan lives in the teacher's session; its file holds quiz links and prompts, 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -15,8 +16,8 @@ import streamlit as st
 
 from classroom.plan import from_json, quiz_link, to_json
 from ui.bidi import isolate
-from ui.i18n import _, say
-from ui.live_class import QuizQuestion, app_host
+from ui.i18n import LANGUAGES, LAYER_HEAD_SHORT, _, in_language, say
+from ui.live_class import HEAD, QuizQuestion, app_host, shown_head
 from ui.show import plain
 
 PLAN_KEY, AT_KEY = "live_plan", "live_plan_at"  # session: the plan's questions, the one opened last (its index)
@@ -121,11 +122,31 @@ def _plan_line(i: int, item: dict[str, Any]) -> None:
     page = item["link"].partition("?")[0]
     word = isolate(plain(item.get("word") or query.get(f"{page}_quiz_row", ["?"])[0]))
     sentence = isolate(plain(_short(item.get("sentence") or query.get(f"{page}_sentence", [""])[0])))
+    head = shown_head(english_head(query.get(f"{page}_quiz_head", [""])[0]) or None)
     line, remove = st.columns([6, 1], vertical_alignment="center")
-    text = _("{n}. {word} in “{sentence}”").format(n=i + 1, word=word, sentence=sentence)
+    if head is None:  # a page of one map (Similarity)
+        text = _("{n}. {word} in “{sentence}”").format(n=i + 1, word=word, sentence=sentence)
+    else:
+        text = _("{n}. {head} · {word} in “{sentence}”").format(
+            n=i + 1, head=isolate(plain(head)), word=word, sentence=sentence
+        )
     flags = _("page locked") if item["locked"] else _("students may open its page")
     line.markdown(f"{text} · {flags}" + (f" · *{plain(item['prompt'])}*" if item["prompt"] else ""))
     remove.button(_("Remove"), key=f"live_plan_remove_{i}", on_click=_remove, args=(i,))
+
+
+def english_head(linked: str) -> str:
+    """A head's name as a quiz link holds it, in the language the link was made in ("L4 H2", «ط4 ر2», "head 2",
+    «الرأس 2»), in English, as a stored question names it (ui/live_class.shown_head shows it again); other text as
+    it is."""
+    for language in LANGUAGES:
+        for name in (LAYER_HEAD_SHORT, HEAD):
+            pattern = re.escape(in_language(language, name))
+            pattern = re.sub(r"\\\{(layer|head)\\\}", lambda m: f"(?P<{m.group(1)}>\\d+)", pattern)
+            found = re.fullmatch(pattern, linked.strip())
+            if found:
+                return name.format(**found.groupdict())
+    return linked
 
 
 def _short(text: str, n: int = 60) -> str:
