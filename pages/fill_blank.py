@@ -13,7 +13,7 @@ from ui.causal import show_words_before_only
 from ui.controls import sentence_input
 from ui.decision_view import show_decision
 from ui.examples import FILL_BLANK_EXAMPLES, FILL_BLANK_SENTENCE
-from ui.i18n import _, ngettext, reading_order, shown_head_name
+from ui.i18n import _, ngettext, reading_order
 from ui.knock_out_view import knock_out_controls, show_blank_attention_change, show_guess_change, show_head_importance
 from ui.models import NO_ENGLISH_MASKED_MODEL, masked_word_model, what_the_model_can_guess
 from ui.navigation import ensure_app_frame
@@ -118,10 +118,8 @@ with right:
     )
     labels = word_labels(analysis.labels, analysis.known)
     n_heads = analysis.weights.shape[1]
-    shown = [  # the rows' names as drawn ("L1 H1": short, so that two thirds of a projector label every word column);
-        # the figure's data keeps "layer 1 · head 1", which lessons point at
-        shown_head_name(f"L{i // n_heads + 1} H{i % n_heads + 1}")
-        for i in range(len(rows))
+    shown = [  # the rows' names as drawn; the figure's data keeps "layer 1 · head 1", which lessons point at
+        _("layer {layer} · head {head}").format(layer=i // n_heads + 1, head=i % n_heads + 1) for i in range(len(rows))
     ]
     chart(
         figure=heatmap(matrix, rows, labels, kind="weights", rtl=sentence.rtl, shown_rows=shown),

@@ -160,10 +160,12 @@ def head_grid(weights: torch.Tensor, labels: list[str], rtl: bool, key: str, ave
     panels = torch.cat([weights, weights.mean(1, keepdim=True)], dim=1) if average else weights
     columns = [f"H{head + 1}" for head in range(n_heads)] + ([N_("average")] if average else [])
     rows = [f"L{layer + 1}" for layer in range(n_layers)]
-    # Every word column keeps its label (issue 32): where a layer's panels do not fit side by side so (72 panels in a
-    # phone's 358 px; a 3-layer Arabic grid on a projector), one layer at a time, its heads wrapped into rows.
-    across = max(1, panels_across(current_screen(), len(labels)))
-    if across < len(columns):
+    # Every word column keeps its label (issue 32): on a phone, and on a projector where a layer's panels do not fit
+    # side by side so (a 3-layer Arabic grid), one layer at a time, its heads wrapped into rows. A desktop keeps the
+    # whole grid (MiniLM's 78 panels thin their words; a lesson points at any layer's head in it).
+    screen = current_screen()
+    across = max(1, panels_across(screen, len(labels)))
+    if screen.phone or (screen.presentation and across < len(columns)):
         chart(one_layer_grid(panels, labels, columns, rtl, key, across), key)
         return
     chart(heatmap_grid(panels, labels, row_names=rows, column_names=columns, rtl=rtl, translate=_), key)
