@@ -212,13 +212,32 @@ def fit_bars(figure: go.Figure, screen: Screen, share: float = 1.0) -> go.Figure
     margin = layout.get("margin") or {}
     plot_width = screen.figure_px(share) - margin.get("l", 80) - margin.get("r", 80) - text_width("0.25", font) - 10
     group_px = max(10.0, plot_width) / max(1, len(positions))
+    texts = [str(t) for t in axis.get("ticktext") or positions]
     _fit_x_labels(axis, positions, _Plot(group_px, 0.0))
+    _keep_label(axis, positions, texts, _meta(layout).get("keep"), group_px)
     bars = [trace for trace in figure._data if trace.get("texttemplate")]
     for trace in bars:
         size = float((trace.get("textfont") or {}).get("size") or font)
         if text_width("0.00", size) + _GAP_PX > group_px / len(bars):
             trace.pop("texttemplate")
     return figure
+
+
+def _keep_label(axis: Props, values: list, texts: list[str], kept: object, column_px: float) -> None:
+    """Thinned labels (every k-th) shifted so that the tick value `kept` (a student's own word) is one of them, at
+    least k apart still (further where the shifted words are too wide to clear each other)."""
+    shown = list(axis["tickvals"])
+    if kept not in values or kept in shown or len(shown) < 2:
+        return
+    turn, size = abs(int(axis.get("tickangle") or 0)), _font(axis, 12)
+    every = values.index(shown[1]) - values.index(shown[0])
+    while True:
+        kept_ones = range(values.index(kept) % every, len(values), every)
+        widths = [text_width(texts[k], size) for k in kept_ones]
+        if every >= len(values) or _clear(widths, every * column_px, size, turn):
+            break
+        every += 1
+    axis["tickvals"], axis["ticktext"] = [values[k] for k in kept_ones], [texts[k] for k in kept_ones]
 
 
 def _meta(layout: Props) -> dict:
