@@ -81,7 +81,7 @@ def class_bars(
         traces[0]["offsetgroup"] = "class"  # two axes: grouped side by side only with a group each
     top = max([*shares, *(model_row or [])] if not raw else shares, default=0.0)
     share_top = top * 1.5 if top > 0 else 1.0
-    share_axis = {"range": [0, share_top], "side": "right" if rtl else "left", "tickformat": ".0%"}
+    share_axis: dict[str, object] = {"range": [0, share_top], "side": "right" if rtl else "left", "tickformat": ".0%"}
     layout: dict[str, object] = {
         "meta": {"rows": [THE_CLASS, THE_MODEL], "cols": choices} | ({"keep": picked} if picked is not None else {}),
         "barmode": "group",
