@@ -107,6 +107,10 @@ def test_a_class_answers_the_teachers_question_and_the_reveal_reaches_every_stud
     teacher.run()
     assert_clean(teacher)
     assert "## 2" in [m.value for m in teacher.markdown]  # the count of answers, in big type
+    # What the class answered stays hidden until the reveal (issue 33: students followed the crowd), unless shown.
+    hidden = figure_of(teacher, "live_class_tally")
+    assert not any(hidden["data"][0]["text"]) and any("hidden until the reveal" in c.value for c in teacher.caption)
+    teacher.toggle(key="live_show_live").set_value(True).run()
     tally = figure_of(teacher, "live_class_tally")
     assert tally["data"][0]["text"][question["choices"].index("street")] == "2"
     assert all(y is None for y in tally["data"][1]["y"])  # the model's slot stays empty until the reveal

@@ -2,8 +2,9 @@
 (ui/live_join_view.py): the store, the question a quiz asks, its join link, and what this session is to the class.
 
 The class lives in the store (classroom/, beside attention_core): any process of the app, on any machine sharing
-the store, sees the same class. The teacher key lives in the teacher's session alone (TEACHER_KEY): never in a
-URL, never in a question, never on a page.
+the store, sees the same class. The teacher key lives in the teacher's session (TEACHER_KEY) and the teacher's
+browser (a cookie, so a reload, a new tab or a crashed process resumes control): never in a URL, never in a
+question, never on a page.
 """
 
 from __future__ import annotations
@@ -14,17 +15,21 @@ import os
 import re
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import streamlit as st
 import torch
 
 from attention_core.figures.heatmaps import MatrixKind
+from classroom import ClassNotFound, StoreUnavailableError
+from ui.browser_memory import forget, recalled, remember
 from ui.i18n import LANGUAGE_KEY, LAYER_HEAD_SHORT, N_, _, shown_head_name
 from ui.links import href
 from ui.tokens import place_names
 
-TEACHER_KEY = "live_class"  # session: the teacher's class (code and key); the key never leaves the session
+TEACHER_KEY = "live_class"  # session: the teacher's class (code and key); the key is in no link and on no page
+TEACHER_COOKIE = "ae_teacher"  # the teacher's browser: "CODE.key" (ui/browser_memory.py), checked before it is used
+_CHECKED_KEY = "live_class_checked"  # session: this browser's teacher cookie was checked (once a session)
 SUMMARY_KEY = "live_class_summary"  # session: the last ended class's summary, as CSV text, to download
 MAP_BYTES = 11_000  # the n × n map kept with a question (the store takes 16,000 bytes a question): about 40 words;
 #                    a longer sentence's map is left out, and a student sees the row's bars alone
@@ -167,11 +172,61 @@ def shown_head(head: str | None) -> str | None:
     return _(HEAD).format(head=found.group(1)) if found else shown_head_name(head)
 
 
+def keep_teaching(teacher: TeacherClass) -> None:
+    """This session teaches `teacher`'s class, and this browser remembers it (a cookie with the class and its key, in
+    the teacher's browser only): a reload, a new tab or another process resumes control (resume_teaching)."""
+    st.session_state[TEACHER_KEY] = teacher
+    remember(TEACHER_COOKIE, f"{teacher.code}.{teacher.key}")
+
+
+def stop_teaching() -> None:
+    st.session_state.pop(TEACHER_KEY, None)
+    forget(TEACHER_COOKIE)
+
+
+def resume_teaching() -> TeacherClass | None:
+    """The class this session teaches; on a session's first run, the class this browser taught if its key still
+    opens it (checked against the stored hash; a wrong, ended or expired one is forgotten). A store that does not
+    answer is asked again on the next run."""
+    if teaching() is not None or st.session_state.get(_CHECKED_KEY):
+        return teaching()
+    held = recalled(TEACHER_COOKIE) or ""
+    code, _dot, key = held.partition(".")
+    if not key:
+        st.session_state[_CHECKED_KEY] = True
+        return None
+    try:
+        ours = class_store().is_teacher(code, key)
+    except StoreUnavailableError:
+        return None
+    st.session_state[_CHECKED_KEY] = True
+    if not ours:
+        forget(TEACHER_COOKIE)
+        return None
+    st.session_state[TEACHER_KEY] = TeacherClass(code, key)
+    st.toast(_("Back in control of live class {code}.").format(code=code), icon=":material/groups:")
+    return teaching()
+
+
 def live_class_note() -> None:
-    """In the sidebar of every page while this session teaches a class: its code, and where to go on."""
-    teacher = teaching()
-    if teacher is not None:
-        st.sidebar.info(
-            _("Live class **{code}** is on. Open any quiz to ask its question next.").format(code=teacher.code),
-            icon=":material/groups:",
+    """In the sidebar of every page while this session teaches a class (resumed after a reload too): its code, and
+    a link back to the page of the question the class is on."""
+    teacher = resume_teaching()
+    if teacher is None:
+        return
+    st.sidebar.info(
+        _("Live class **{code}** is on. Open any quiz to ask its question next.").format(code=teacher.code),
+        icon=":material/groups:",
+    )
+    try:
+        link = str(class_store().question(teacher.code).get("link") or "")
+    except (ClassNotFound, StoreUnavailableError):
+        return
+    page, _query, query = link.partition("?")
+    if page:
+        st.sidebar.page_link(
+            f"pages/{page}.py",
+            label=_("Back to the class's question"),
+            icon=":material/undo:",
+            query_params={k: v[-1] for k, v in parse_qs(query).items()},
         )

@@ -9,24 +9,28 @@ The teacher key stays in this session (ui/live_class.TEACHER_KEY): it is in no l
 
 from __future__ import annotations
 
+import math
+import time
 from typing import Any
 
 import streamlit as st
 
 from attention_core.figures.class_answers import class_bars
-from classroom import ClassNotFound
+from classroom import ClassNotFound, StoreUnavailableError
 from classroom.qr import join_qr_png
+from classroom.rules import HEARTBEAT_SECONDS
 from classroom.summary import summary_csv
 from ui.bidi import isolate
-from ui.i18n import _, say
+from ui.i18n import _, ngettext, say
 from ui.lesson_view import show_lesson_line
 from ui.live_class import (
     SUMMARY_KEY,
-    TEACHER_KEY,
     QuizQuestion,
     TeacherClass,
     class_store,
     join_link,
+    keep_teaching,
+    stop_teaching,
     teaching,
 )
 from ui.live_plan_view import OPEN_KEY, PENDING_KEY, PROMPT_KEY, lesson_plan, question_settings
@@ -43,11 +47,15 @@ def live_class_panel(asked: QuizQuestion) -> bool | None:
     try:
         status = class_store().status(teacher.code)
     except ClassNotFound:  # expired after 12 idle hours, or its store was emptied
-        del st.session_state[TEACHER_KEY]
+        stop_teaching()
         st.warning(_("The live class {code} is no longer open. Start a new one.").format(code=teacher.code))
         return None
+    except StoreUnavailableError as fault:
+        st.warning(say(fault), icon=":material/cloud_off:")
+        _wait_for_the_store(teacher.code)
+        return False
     if status.ended:
-        del st.session_state[TEACHER_KEY]
+        stop_teaching()
         return None
     same = status.question.get("fingerprint") == asked.fingerprint
     if st.session_state.pop(PENDING_KEY, None) == asked.page and not same:  # the plan's next question, just opened
@@ -87,6 +95,7 @@ def start_live_class(asked: QuizQuestion) -> None:
             )
         )
         question_settings()
+        timer_setting()
         st.button(_("Start a live class"), type="primary", key="live_start", on_click=_start, args=(asked,))
         error = st.session_state.pop("live_error", None)
         if error:  # a question the store cannot keep
@@ -104,32 +113,58 @@ def start_live_class(asked: QuizQuestion) -> None:
         lesson_plan(asked)
 
 
+TIMER_KEY = "live_timer"  # session: the answer timer of the next question asked, in seconds (0: none)
+
+
+def timer_setting() -> None:
+    """The answer timer of the question about to be asked: a countdown on every screen, the answers closed at 0."""
+    st.number_input(
+        _("Answer timer, in seconds (0: no timer)"),
+        min_value=0,
+        max_value=600,
+        step=5,
+        key=TIMER_KEY,
+        persist_state="session",
+        help=_("Every phone and the projector count down; at 0 the answers close and you reveal."),
+    )
+
+
 def _record(asked: QuizQuestion) -> dict[str, object]:
-    return asked.record(
+    record = asked.record(
         locked=not st.session_state.get(OPEN_KEY, False), prompt=str(st.session_state.get(PROMPT_KEY, "")).strip()
     )
+    seconds = int(st.session_state.get(TIMER_KEY) or 0)
+    return record | ({"seconds": seconds} if seconds > 0 else {})
+
+
+def _asked() -> None:
+    """A question went out: its reflection prompt was its own, so the next question starts with an empty one."""
+    st.session_state[PROMPT_KEY] = ""
 
 
 def _start(asked: QuizQuestion) -> None:
     try:
         code, key = class_store().create(_record(asked))
-    except ValueError as error:  # a question the store cannot keep (too long a sentence or link)
+    except (ValueError, StoreUnavailableError) as error:  # a question the store cannot keep, or no store
         st.session_state["live_error"] = say(error)
         return
-    st.session_state[TEACHER_KEY] = TeacherClass(code, key)
+    keep_teaching(TeacherClass(code, key))
+    _asked()
 
 
 def _ask_next(teacher: TeacherClass, asked: QuizQuestion) -> None:
     try:
         class_store().next_question(teacher.code, teacher.key, _record(asked))
-    except (ValueError, ClassNotFound) as error:
+    except (ValueError, ClassNotFound, StoreUnavailableError) as error:
         st.session_state["live_error"] = say(error)
+        return
+    _asked()
 
 
 def _reveal(teacher: TeacherClass) -> None:
     try:
         class_store().reveal(teacher.code, teacher.key)
-    except ClassNotFound as error:
+    except (ClassNotFound, StoreUnavailableError) as error:
         st.session_state["live_error"] = say(error)
 
 
@@ -139,8 +174,11 @@ def _end(teacher: TeacherClass) -> None:
         class_store().end(teacher.code, teacher.key)
     except ClassNotFound:
         text = ""
+    except StoreUnavailableError as error:  # not ended: the class goes on, and the teacher is told
+        st.session_state["live_error"] = say(error)
+        return
     st.session_state[SUMMARY_KEY] = (teacher.code, text)
-    del st.session_state[TEACHER_KEY]
+    stop_teaching()
 
 
 def class_summary(teacher: TeacherClass) -> str:
@@ -163,54 +201,127 @@ def _another_question(teacher: TeacherClass, asked: QuizQuestion, current: dict[
         )
     )
     question_settings()
+    timer_setting()
     st.button(_("Ask this question next"), type="primary", key="live_next", on_click=_ask_next, args=(teacher, asked))
 
 
+LIVE_BARS_KEY = "live_show_live"  # session: the class's bars shown while students answer (off: only the count)
+_BEAT_KEY = "live_class_beat"  # session: when this screen last told the store the teacher is here
+
+
+@st.fragment(run_every=1)
+def _wait_for_the_store(code: str) -> None:
+    """While the store does not answer: try it every second, and open the page again once it does."""
+    try:
+        class_store().status(code)
+    except StoreUnavailableError:
+        return
+    except ClassNotFound:
+        pass
+    st.rerun(scope="app")
+
+
+def _check_in(teacher: TeacherClass) -> None:
+    """Every HEARTBEAT_SECONDS: the teacher's screen is here (students are told when it is away)."""
+    now = time.time()
+    if now - float(st.session_state.get(_BEAT_KEY, 0.0)) >= HEARTBEAT_SECONDS:
+        class_store().teacher_here(teacher.code, teacher.key)
+        st.session_state[_BEAT_KEY] = now
+
+
 # The projector's panel, redrawn every second without a click, alone: the page's heatmaps around it are not
-# recomputed. The class's answers arrive on the question's row; revealed, the model's row stands beside them. Reveal
-# and End are pressed here too: the page reruns once the store says so (a rerun at the press lost the answer drawn).
+# recomputed. The class's answers arrive on the question's row (hidden until the reveal unless the teacher shows
+# them: a class that sees the crowd follows it); revealed, the model's row stands beside them. Reveal and End are
+# pressed here too: the page reruns once the store says so (a rerun at the press lost the answer drawn).
 @st.fragment(run_every=1)
 def _live_panel(teacher: TeacherClass, question: dict[str, Any], *, same: bool, revealed: bool) -> None:
     store = class_store()
     try:
         status, tally = store.status(teacher.code), store.tally(teacher.code)
+        _check_in(teacher)
     except ClassNotFound:
         status = None
+    except StoreUnavailableError as error:
+        st.warning(say(error), icon=":material/cloud_off:")
+        return
     moved = status is None or status.ended or status.question.get("fingerprint") != question.get("fingerprint")
     if teaching() is None or moved or status.revealed != revealed:  # revealed, ended, or moved on (another tab)
         st.rerun(scope="app")
     assert status is not None
     link = join_link(teacher.code)
-    code, count, picture = st.columns([6, 3, 3], vertical_alignment="center")
+    code, joined, count, picture = st.columns([5, 2, 2, 3], vertical_alignment="center")
     with code.container(key="live_class_code"):
         st.caption(_("Join with the code"))
         st.markdown(f"## {teacher.code}")
     code.caption(_("or at {link}").format(link=plain(link)))
+    with joined.container(key="live_class_joined"):
+        st.caption(_("Joined"))
+        st.markdown(f"## {status.joined}")
     with count.container(key="live_class_count"):
         st.caption(_("Answers"))
         st.markdown(f"## {status.answers}")
     qr = _qr_png(link)
     if qr is not None:
         picture.image(qr, caption=_("Scan to join"), width=150)
+    _countdown(status.seconds_left(time.time()), status.revealed)
+    shown = status.revealed or st.toggle(
+        _("Show the class's answers as they come in"),
+        key=LIVE_BARS_KEY,
+        help=_("Off: the room sees how many answered, not what, until the reveal, so no one follows the crowd."),
+    )
     choices = [str(c) for c in question.get("choices", [])]
     model_row = question.get("weights") if status.revealed else None
     large = bool(st.session_state.get(PRESENTATION_KEY))
-    bars = class_bars(choices, tally, model_row, rtl=bool(question.get("rtl")), large=large)
+    bars = class_bars(choices, tally if shown else {}, model_row, rtl=bool(question.get("rtl")), large=large)
     chart(bars, "live_class_tally", table=False)
-    st.caption(
-        _("Orange: the share of the class that picked each word (the count on each bar); blue: the model's weights.")
-        if status.revealed
-        else _(
-            "Orange: the share of the class that picked each word (the count on each bar). The model's bars come "
-            "at the reveal."
+    if status.revealed:
+        st.caption(
+            _(
+                "Orange: the share of the class that picked each word (the count on each bar); blue: the model's "
+                "weights."
+            )
         )
-    )
+    elif shown:
+        st.caption(
+            _(
+                "Orange: the share of the class that picked each word (the count on each bar). The model's bars come "
+                "at the reveal."
+            )
+        )
+    else:
+        st.caption(_("The class's answers are hidden until the reveal; the count above says how many answered."))
+    _lobby(teacher, status.joined)
     reveal, end = st.columns(2)
     if same and not status.revealed:
         reveal.button(_("Reveal to everyone"), type="primary", key="live_reveal", on_click=_reveal, args=(teacher,))
     with end.popover(_("End class"), icon=":material/stop_circle:"):  # asked twice: it cannot be undone
         st.caption(_("Every answer and name is deleted; the summary stays here to download."))
         st.button(_("End the class for everyone"), key="live_end", on_click=_end, args=(teacher,))
+
+
+def _countdown(left: float | None, revealed: bool) -> None:
+    """The question's timer, as every phone shows it."""
+    if left is None or revealed:
+        return
+    if left > 0:
+        st.markdown(_("⏱ **{seconds} s** left to answer").format(seconds=math.ceil(left)))
+    else:
+        st.markdown(_("⏱ **Time's up**: the answers are closed. Reveal when you are ready."))
+
+
+def _lobby(teacher: TeacherClass, joined: int) -> None:
+    """Who joined, for the teacher: the names given (on the projector only when opened)."""
+    with st.expander(
+        ngettext("{n} student joined: the names given", "{n} students joined: the names given", joined).format(n=joined)
+    ):
+        try:
+            _count, names = class_store().lobby(teacher.code, teacher.key)
+        except (ClassNotFound, StoreUnavailableError):
+            return
+        if names:
+            st.markdown(", ".join(isolate(plain(name)) for name in names))
+        else:
+            st.caption(_("No one gave a name (a name is optional)."))
 
 
 def _revealed(question: dict[str, Any]) -> None:

@@ -7,7 +7,10 @@ student's answer and the class's. A new question from the teacher appears by its
 
 from __future__ import annotations
 
+import math
+import re
 import secrets
+import time
 from typing import Any, cast
 
 import streamlit as st
@@ -16,10 +19,11 @@ import torch
 from attention_core.figures.class_answers import class_bars
 from attention_core.figures.heatmaps import MatrixKind, heatmap
 from attention_core.figures.marks import outline_cell
-from classroom import ClassEnded, ClassNotFound
+from classroom import ClassEnded, ClassNotFound, StoreUnavailableError
 from classroom.limits import JoinLimiter, TooManyWrongCodesError
-from classroom.rules import check_name
+from classroom.rules import ClassStatus, check_name, check_student, normalise_code
 from ui.bidi import isolate
+from ui.browser_memory import forget, recalled, remember
 from ui.i18n import LANGUAGE_KEY, SOURCE_LANGUAGE, _, language, ngettext, say
 from ui.live_class import class_store, shown_head
 from ui.show import chart, plain
@@ -29,16 +33,55 @@ STUDENT_KEY = "live_student"  # session: this student's opaque id (nothing about
 SENT_KEY = "live_sent"  # session: (code, question number, answer) the store confirmed
 LIMITER_KEY = "live_join_limiter"  # session: wrong codes, rate-limited (classroom.limits)
 NAME_KEY = "live_name"  # session: the name given at joining (the form's box is gone once joined)
+PENDING_KEY = "live_pending"  # session: (code, question number, answer) picked but not yet acknowledged by the store
+LOST_KEY = "live_lost"  # session: (code, question number, answer) that never reached the store before the reveal
 NAME_LENGTH = 20
+# This browser's memory (ui/browser_memory.py): one student whatever the tabs, reloads and server processes.
+STUDENT_COOKIE, CLASS_COOKIE, NAME_COOKIE = "ae_student", "ae_class", "ae_name"
+_OPAQUE = re.compile(r"[A-Za-z0-9_-]{16,100}")
+
+
+def student_id() -> str:
+    """This browser's opaque student id: the one it keeps (a reload, a second tab, another process: the same student,
+    one vote), else a new one it is asked to keep."""
+    if STUDENT_KEY not in st.session_state:
+        kept = recalled(STUDENT_COOKIE) or ""
+        st.session_state[STUDENT_KEY] = kept if _OPAQUE.fullmatch(kept) else secrets.token_urlsafe(16)
+        remember(STUDENT_COOKIE, st.session_state[STUDENT_KEY])
+    return str(st.session_state[STUDENT_KEY])
 
 
 def join_class() -> None:
     """The Join page's body."""
-    code = st.session_state.get(JOINED_KEY)
+    code = st.session_state.get(JOINED_KEY) or _rejoin()
     if code is None:
         code = _join_form()
     if code is not None:
         _in_class(code)
+
+
+def _rejoin() -> str | None:
+    """A student whose browser is in a class (a reload, a second tab, a crashed or replaced server process) is back in
+    it at once, with her answer: no form, no second count. A link to another class's code asks again."""
+    kept = recalled(CLASS_COOKIE)
+    if not kept or st.session_state.get(JOINED_KEY) is not None:
+        return None
+    linked = st.query_params.get("code")
+    try:
+        if linked and normalise_code(linked) != normalise_code(kept):
+            return None
+        code = class_store().join(kept, check_student(student_id()))
+    except StoreUnavailableError as error:
+        st.warning(say(error), icon=":material/cloud_off:")
+        return None
+    except (ClassNotFound, ValueError):  # ended, expired, or a cookie that is no code
+        forget(CLASS_COOKIE)
+        return None
+    st.session_state[JOINED_KEY] = code
+    st.session_state[NAME_KEY] = recalled(NAME_COOKIE) or ""
+    st.query_params["code"] = code
+    st.toast(_("Back in class {code}: your answer is kept.").format(code=code), icon=":material/groups:")
+    return code
 
 
 def _join_form() -> str | None:
@@ -72,8 +115,12 @@ def _try_join(typed: str) -> str | None:
         st.error(plain(say(error)))
         return None
     limiter = st.session_state.setdefault(LIMITER_KEY, JoinLimiter())
+    student = student_id()
     try:
-        code = limiter.join(typed, class_store().question)
+        code = limiter.join(typed, lambda found: class_store().join(found, student, name or None))
+    except StoreUnavailableError as error:
+        st.error(say(error))
+        return None
     except TooManyWrongCodesError as error:
         st.error(_("Too many wrong codes. Try again in {seconds} s.").format(seconds=error.seconds))
         return None
@@ -89,13 +136,15 @@ def _try_join(typed: str) -> str | None:
         return None
     st.session_state[JOINED_KEY] = code
     st.session_state[NAME_KEY] = name
-    st.session_state.setdefault(STUDENT_KEY, secrets.token_urlsafe(16))
+    remember(CLASS_COOKIE, code)
+    remember(NAME_COOKIE, name) if name else forget(NAME_COOKIE)
     return code
 
 
 def _leave() -> None:
-    for key in (JOINED_KEY, SENT_KEY, NAME_KEY):
+    for key in (JOINED_KEY, SENT_KEY, NAME_KEY, PENDING_KEY, LOST_KEY):
         st.session_state.pop(key, None)
+    forget(CLASS_COOKIE)
 
 
 def _in_class(code: str) -> None:
@@ -103,7 +152,12 @@ def _in_class(code: str) -> None:
         status = class_store().status(code)
     except ClassNotFound:
         status = None
+    except StoreUnavailableError as error:
+        st.warning(say(error), icon=":material/cloud_off:")
+        _watch(code, None)  # tries again every second, and opens the class once the store answers
+        return
     if status is None or status.ended:
+        forget(CLASS_COOKIE)
         st.info(_("The teacher has ended the class. Thank you for taking part!"))
         st.button(_("Join another class"), key="join_leave", on_click=_leave)
         return
@@ -115,11 +169,12 @@ def _in_class(code: str) -> None:
     _watch(code, (status.question_number, status.revealed, status.ended))
     question = status.question
     _ask(question, status.question_number)
+    _teacher_away(status)
     if status.revealed:
         with st.container(key="join_answer"):
             _answer(code, question)
     else:
-        _pick(code, question, status.question_number, name)
+        _pick(code, question, status.question_number, name, status.seconds_left(time.time()))
 
 
 def _ask(question: dict[str, Any], number: int) -> None:
@@ -135,30 +190,71 @@ def _ask(question: dict[str, Any], number: int) -> None:
         st.markdown(_("In the sentence: {sentence}").format(sentence=isolate(plain(sentence))))
 
 
-def _pick(code: str, question: dict[str, Any], number: int, name: str) -> None:
+def _teacher_away(status: ClassStatus) -> None:
+    """A class whose teacher's screen stopped checking in is not silently stuck: the students are told."""
+    away = status.teacher_away(time.time())
+    if away > 0 and not status.revealed:
+        st.info(
+            _(
+                "The teacher's screen has not answered for a while: your answer is kept, and the class goes on "
+                "here as soon as the teacher is back."
+            ),
+            icon=":material/pause_circle:",
+        )
+
+
+def _send(code: str, number: int, picked: str, name: str) -> bool | None:
+    """The answer to the store: True stored (acknowledged), False closed (revealed, timed out or ended), None not
+    sent (the store did not answer: kept as pending, sent again by the page every second)."""
+    try:
+        stored = class_store().answer(code, student_id(), picked, name or None)
+    except StoreUnavailableError:
+        st.session_state[PENDING_KEY] = (code, number, picked)
+        return None
+    st.session_state.pop(PENDING_KEY, None)
+    if stored:
+        st.session_state[SENT_KEY] = (code, number, picked)
+    return stored
+
+
+def _pick(code: str, question: dict[str, Any], number: int, name: str, left: float | None) -> None:
     choices = [str(c) for c in question.get("choices", [])]
+    closed = left is not None and left <= 0
     picked = st.selectbox(
         _("The word it attends to most"),
         choices,
         index=None,
         placeholder=_("Pick a word"),
         key=f"join_pick_{code}_{number}",
+        disabled=closed,
     )
     sent = st.session_state.get(SENT_KEY)
-    if picked is not None and sent != (code, number, picked):
+    pending = st.session_state.get(PENDING_KEY)
+    if picked is not None and sent != (code, number, picked) and pending != (code, number, picked) and not closed:
         try:
-            stored = class_store().answer(code, st.session_state[STUDENT_KEY], picked, name or None)
+            stored = _send(code, number, picked, name)
         except (ValueError, ClassNotFound) as error:
             st.error(plain(say(error)))
             return
-        if not stored:
-            st.rerun()  # revealed meanwhile: the answer's page
-        st.session_state[SENT_KEY] = sent = (code, number, picked)
-    if sent is not None and sent[:2] == (code, number):
+        if stored is False:
+            st.rerun()  # revealed or closed meanwhile: the page says which
+        sent, pending = st.session_state.get(SENT_KEY), st.session_state.get(PENDING_KEY)
+    if pending is not None and pending[:2] == (code, number):
+        st.warning(
+            _(
+                "Not sent yet: {word}. The class's store is not answering; this page sends your answer by itself "
+                "as soon as it does. Keep the page open."
+            ).format(word=isolate(plain(pending[2]))),
+            icon=":material/cloud_off:",
+        )
+    elif sent is not None and sent[:2] == (code, number):
         st.success(
             _("Received: {word}. You can change it until the teacher reveals.").format(word=isolate(plain(sent[2])))
         )
-    st.info(_("Waiting for the teacher to reveal the answer…"), icon=":material/hourglass_top:")
+    if closed:
+        st.info(_("Time's up: the answers are closed. The teacher reveals next."), icon=":material/timer_off:")
+    else:
+        st.info(_("Waiting for the teacher to reveal the answer…"), icon=":material/hourglass_top:")
 
 
 def _answer(code: str, question: dict[str, Any]) -> None:
@@ -167,11 +263,20 @@ def _answer(code: str, question: dict[str, Any]) -> None:
     labels = [str(c) for c in question.get("labels", choices)]
     row = [float(v) for v in question.get("weights", [])]
     rtl = bool(question.get("rtl"))
-    mine = class_store().my_answer(code, st.session_state.get(STUDENT_KEY, "-"))
+    mine = class_store().my_answer(code, student_id())
     picked = choices.index(mine) if mine in choices else None
     model = str(question.get("model_answer", ""))
     said = {"word": isolate(plain(mine or "")), "answer": isolate(plain(model))}
-    if mine is None:
+    lost = st.session_state.get(LOST_KEY)
+    if mine is None and lost is not None and lost[0] == code:
+        st.warning(
+            _(
+                "The model attends most to {answer}. Your answer, {word}, did not reach the class before the reveal: "
+                "the class's store was not answering."
+            ).format(answer=said["answer"], word=isolate(plain(str(lost[2])))),
+            icon=":material/cloud_off:",
+        )
+    elif mine is None:
         st.info(_("The model attends most to {answer}. You did not answer this one.").format(**said))
     elif mine == model:
         st.success(_("**Hit.** You picked {word}, and the model attends most to {answer}.").format(**said))
@@ -202,11 +307,37 @@ def _answer(code: str, question: dict[str, Any]) -> None:
 # The store, read every second, alone: when the teacher reveals, asks the next question or ends the class, the page
 # reruns and shows it, within about a second and without a click.
 @st.fragment(run_every=1)
-def _watch(code: str, seen: tuple[int, bool, bool]) -> None:
+def _watch(code: str, seen: tuple[int, bool, bool] | None) -> None:
+    """seen: what the page shows (None: nothing yet, the store did not answer). An answer not yet sent is sent again
+    here; the countdown of a question's timer ticks here."""
     try:
         status = class_store().status(code)
+        resent = _send_pending(code, status)
     except ClassNotFound:
         st.rerun(scope="app")
-    if (status.question_number, status.revealed, status.ended) != seen:
+    except StoreUnavailableError as error:
+        st.caption(say(error))
+        return
+    if resent or seen is None or (status.question_number, status.revealed, status.ended) != seen:
         st.rerun(scope="app")
     st.caption(ngettext("{n} answer so far", "{n} answers so far", status.answers).format(n=status.answers))
+    left = status.seconds_left(time.time())
+    if left is not None and left > 0 and not status.revealed:
+        st.markdown(_("⏱ **{seconds} s** left to answer").format(seconds=math.ceil(left)))
+    elif left is not None and not status.revealed:
+        st.markdown(_("⏱ **Time's up**: the answers are closed."))
+
+
+def _send_pending(code: str, status: ClassStatus) -> bool:
+    """An answer picked while the store was down, sent now that it answers: True when the page must show the
+    outcome (Received, or, once the question is closed, that it never arrived)."""
+    pending = st.session_state.get(PENDING_KEY)
+    if pending is None or pending[0] != code:
+        return False
+    if pending[1] != status.question_number or status.revealed or status.ended:
+        st.session_state[LOST_KEY] = st.session_state.pop(PENDING_KEY)
+        return True
+    stored = _send(code, pending[1], pending[2], str(st.session_state.get(NAME_KEY, "")))
+    if stored is False:
+        st.session_state[LOST_KEY] = pending
+    return stored is not None

@@ -14,6 +14,7 @@ import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
 from ui.accessibility import accessible_page
+from ui.browser_memory import sync_browser_memory
 from ui.i18n import N_, _, language_switch, right_to_left, settle_language
 from ui.live_class import live_class_note
 from ui.live_plan_view import arrive_from_plan
@@ -87,9 +88,10 @@ def frame_app() -> StreamlitPage:
     apply_style(presentation_toggle(), right_to_left=right_to_left())
     report_screen()  # the window's width, for figures that fit it (ui/screen.py)
     accessible_page()  # <html lang dir>, focus rings, scrolling formulas reachable by keyboard
-    live_class_note()  # a teacher's class stays on across pages: its code in the sidebar
+    live_class_note()  # a teacher's class stays on across pages (and reloads): its code in the sidebar
     st.sidebar.caption(_(SIDEBAR_NOTE))
     st.sidebar.caption(model_credit())
+    sync_browser_memory()  # last: what this run asked the browser to remember (ui/browser_memory.py)
     return page
 
 

@@ -9,9 +9,11 @@ import streamlit as st
 
 from attention_core.figures.heatmaps import enlarged
 from attention_core.figures.query_key_map import WIDE_LABELS_CSS
+from ui.browser_memory import forget, recalled, remember
 from ui.i18n import _
 
 PRESENTATION_KEY = "presentation"
+PRESENTATION_COOKIE = "ae_presentation"  # the projector's browser keeps it (ui/browser_memory.py)
 PRESENTATION_SCALE = 1.4  # figure fonts and heights grow by this much on a projector
 
 # Inputs and plain-text blocks take their direction from their first strong letter, so an Arabic sentence reads
@@ -115,14 +117,26 @@ def presentation_toggle() -> bool:
     """The sidebar switch. Presentation mode is the projector's setting, never a link's: the switch is not bound to
     the URL, so a link copied from the projector opens on a phone in a phone's type, and a link that still names it
     (shared before this rule) has the parameter dropped. The value lives in the session under PRESENTATION_KEY (the
-    switch's own key, drawn in the app's frame on every page), so it stays on while the teacher moves between pages."""
+    switch's own key, drawn in the app's frame on every page), so it stays on while the teacher moves between pages,
+    and in this browser's memory (a cookie), so a reload or a new tab of the projector opens in it too."""
     if PRESENTATION_KEY in st.query_params:
         del st.query_params[PRESENTATION_KEY]
+    if PRESENTATION_KEY not in st.session_state and recalled(PRESENTATION_COOKIE) == "on":
+        st.session_state[PRESENTATION_KEY] = True  # a reload of the projector's page, or its new tab: still on
     return st.sidebar.toggle(
         _("Presentation mode"),
         key=PRESENTATION_KEY,
         help=_("Larger text and figures, for a projector."),
+        on_change=_remember_presentation,
     )
+
+
+def _remember_presentation() -> None:
+    """The browser keeps presentation mode (a cookie, never a link), so a reload or a new tab opens in it."""
+    if st.session_state.get(PRESENTATION_KEY):
+        remember(PRESENTATION_COOKIE, "on")
+    else:
+        forget(PRESENTATION_COOKIE)
 
 
 def browser_reads_right_to_left(locale: str | None) -> bool:
