@@ -19,6 +19,7 @@ from ui.i18n import N_, _, language_switch, right_to_left, settle_language
 from ui.live_class import live_class_note
 from ui.live_plan_view import arrive_from_plan
 from ui.models import model_credit
+from ui.phone_menu import close_menu_on_pick
 from ui.screen import report_screen
 from ui.server import limit_malloc_arenas, one_torch_thread
 from ui.style import apply_style, presentation_toggle
@@ -87,6 +88,7 @@ def frame_app() -> StreamlitPage:
     language_switch()
     apply_style(presentation_toggle(), right_to_left=right_to_left())
     report_screen()  # the window's width, for figures that fit it (ui/screen.py)
+    close_menu_on_pick()  # a phone's menu closes once a page is picked in it, whatever its User-Agent says
     accessible_page()  # <html lang dir>, focus rings, scrolling formulas reachable by keyboard
     live_class_note()  # a teacher's class stays on across pages (and reloads): its code in the sidebar
     st.sidebar.caption(_(SIDEBAR_NOTE))

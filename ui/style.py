@@ -39,6 +39,7 @@ input[type="text"], textarea, [data-testid="stText"], [data-testid="stTable"] td
 .st-key-live_class_code h2, .st-key-live_class_count h2 { font-size: 4rem !important; line-height: 1.1; padding: 0; }
 .st-key-live_class_code h2 { letter-spacing: 0.12em; white-space: nowrap; }
 :is(.st-key-live_class_code, .st-key-live_class_count) [data-testid="stHeaderActionElements"] { display: none; }
+.st-key-phone_menu { display: none !important; }
 </style>
 """
 # (The next rules move "Press Enter to apply · 31/6000" just below the sentence box: inside it, it covered the end
