@@ -25,6 +25,7 @@ resumes the same server session, as the frontend does after a lost connection.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 import urllib.parse
 import urllib.request
@@ -37,6 +38,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 EARLY_FOR_RERUN = ForwardMsg.ScriptFinishedStatus.Value("FINISHED_EARLY_FOR_RERUN")
 COMPILE_ERROR = ForwardMsg.ScriptFinishedStatus.Value("FINISHED_WITH_COMPILE_ERROR")
+BROWSER_MEMORY = "attention_browser_memory"  # ui/browser_memory.py's component: the cookies a browser would keep
 # The WidgetState field each element kind sends its value in (streamlit/elements/widgets/*.py: value_type=).
 VALUE_FIELDS = {
     "checkbox": "bool_value",
@@ -254,6 +256,9 @@ class Tab:
 
     def _element(self, element: object, fragment_id: str) -> None:
         kind = element.WhichOneof("type")
+        if kind == "bidi_component" and element.bidi_component.component_name.endswith(BROWSER_MEMORY):
+            self._keep_cookies(element.bidi_component.json)
+            return
         if kind == "exception" and self._run is not None:
             self._run.exceptions.append(f"{element.exception.type}: {element.exception.message}")
             return
@@ -264,6 +269,20 @@ class Tab:
             user_key = widget_id.split("-", 2)[2]
             self.widgets[user_key] = Widget(widget_id, kind, fragment_id, getattr(element, kind))
             self._seen.add(user_key)
+
+    def _keep_cookies(self, data: str) -> None:
+        """What the app's browser-memory script does in a browser (ui/browser_memory.py): keep the cookies it is
+        given (the value as the script writes it, already URL-encoded), forget those it clears. A reconnect then
+        sends them, as a reloaded tab does."""
+        try:
+            cookies = json.loads(data or "{}").get("cookies") or {}
+        except ValueError:
+            return
+        for name, value in cookies.items():
+            if value is None:
+                self.cookies.pop(name, None)
+            else:
+                self.cookies[name] = str(value)
 
     def _forget_undrawn(self) -> None:
         """As the frontend does after a full run: widgets the run did not draw are gone, with their values."""

@@ -20,7 +20,7 @@ import pytest
 
 from classroom.rules import hash_key
 from tests import test_browser
-from tests.test_browser import OUTPUT, goto, wait_for_rerun
+from tests.test_browser import OUTPUT, PRESENTATION_ON, goto, wait_for_rerun
 
 browser = test_browser.browser
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -155,3 +155,92 @@ def test_a_projector_and_two_phones_run_a_question_and_the_reveal_reaches_them_w
     print(f"reveal delays: {delays}")
     for context in (projector, phone_context, arabic_context):
         context.close()
+
+
+# Issue 33: a class a teacher can trust. Every check below failed before: a reload lost the teacher's panel and
+# presentation mode, a reload or a second tab counted a student again, a student's reload showed the Join form.
+JOINED = ".st-key-live_class_joined h2"
+JOIN_FORM = "[data-testid=stFormSubmitButton] button"
+
+
+def big_number(page: object, selector: str) -> str:
+    return page.evaluate(f"() => document.querySelector('{selector}')?.innerText.trim() ?? ''")
+
+
+def wait_for_number(page: object, selector: str, value: str, timeout_ms: int = 15_000) -> None:
+    page.wait_for_function(
+        f"() => document.querySelector('{selector}')?.innerText.trim() === '{value}'", timeout=timeout_ms
+    )
+
+
+def start_class(page: object, base: str) -> str:
+    goto(page, f"{base}/{QUIZ}&presentation=true")
+    page.get_by_text("Live class: ask this question to the whole room").click()
+    page.get_by_role("button", name="Start a live class").click()
+    code_box = page.locator(".st-key-live_class_code h2")
+    code_box.wait_for(timeout=30_000)
+    return code_box.inner_text().strip()
+
+
+def join(page: object, link: str) -> None:
+    page.goto(link)
+    page.locator(JOIN_FORM).click(timeout=60_000)
+    page.locator("[class*='st-key-join_pick']").wait_for(timeout=60_000)
+
+
+def test_a_teacher_reload_or_another_process_resumes_the_class_in_presentation_mode(
+    server: str, other_server: str, browser: object
+) -> None:
+    projector = browser.new_context(viewport={"width": 1280, "height": 720})
+    teacher = projector.new_page()
+    code = start_class(teacher, server)
+    teacher.get_by_text("This class: its summary and the lesson plan").click()
+    teacher.get_by_role("button", name="Add this question to the plan").click()
+    teacher.get_by_role("button", name="Download the plan (JSON)").wait_for(timeout=15_000)
+    wait_for_rerun(teacher)
+    for where in (None, other_server):  # a reload; then the same browser on another app process (a crash's restart)
+        started = time.monotonic()
+        if where is None:
+            teacher.reload()
+        else:
+            teacher.goto(teacher.url.replace(server, where))
+        teacher.locator(".st-key-live_class_code h2").wait_for(timeout=60_000)
+        back_in = time.monotonic() - started
+        assert teacher.locator(".st-key-live_class_code h2").inner_text().strip() == code
+        assert back_in <= 5.0 or where is not None, f"the teacher was back in control after {back_in:.1f} s"
+        teacher.wait_for_function(PRESENTATION_ON, timeout=10_000)  # presentation mode kept by the browser
+        teacher.get_by_role("button", name="Reveal to everyone").wait_for(timeout=10_000)  # in control
+        teacher.get_by_text("This class: its summary and the lesson plan").click()
+        teacher.get_by_role("button", name="Download the plan (JSON)").wait_for(timeout=15_000)  # the plan is back
+    assert teacher.locator("[data-testid=stException]").count() == 0
+    projector.close()
+
+
+def test_one_student_is_counted_once_across_reloads_and_tabs_and_keeps_her_answer(
+    server: str, other_server: str, browser: object
+) -> None:
+    projector = browser.new_context(viewport={"width": 1280, "height": 720})
+    teacher = projector.new_page()
+    code = start_class(teacher, server)
+    phone_context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True, has_touch=True
+    )
+    phone = phone_context.new_page()
+    join(phone, f"{server}/join?code={code}")
+    pick(phone, "street")
+    wait_for_number(teacher, COUNT, "1")
+    phone.reload()  # the same student: no Join form, her answer still hers
+    phone.locator("[class*='st-key-join_pick']").wait_for(timeout=30_000)
+    phone.wait_for_function(ANSWERED, timeout=15_000)
+    assert phone.locator(JOIN_FORM).count() == 0
+    assert "street" in phone.locator("[data-testid=stAlertContentSuccess]").first.inner_text()
+    second = phone_context.new_page()  # a second tab, on another process: replaces, never adds
+    second.goto(f"{other_server}/join?code={code}")
+    second.locator("[class*='st-key-join_pick']").wait_for(timeout=60_000)
+    pick(second, "animal")
+    time.sleep(2.5)  # the panel redraws every second: a count that went up would show by now
+    assert big_number(teacher, COUNT) == "1" and big_number(teacher, JOINED) == "1"
+    for page in (teacher, phone, second):
+        assert page.locator("[data-testid=stException]").count() == 0
+    projector.close()
+    phone_context.close()

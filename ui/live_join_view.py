@@ -229,6 +229,13 @@ def _pick(code: str, question: dict[str, Any], number: int, name: str, left: flo
         disabled=closed,
     )
     sent = st.session_state.get(SENT_KEY)
+    if sent is None or sent[:2] != (code, number):  # a new session (a reload, a tab, another process): her answer
+        try:
+            mine = class_store().my_answer(code, student_id())
+        except (ClassNotFound, StoreUnavailableError):
+            mine = None
+        if mine is not None:
+            st.session_state[SENT_KEY] = sent = (code, number, mine)
     pending = st.session_state.get(PENDING_KEY)
     if picked is not None and sent != (code, number, picked) and pending != (code, number, picked) and not closed:
         try:

@@ -20,6 +20,7 @@ from ui.live_class import live_class_note
 from ui.live_plan_view import arrive_from_plan
 from ui.models import model_credit
 from ui.phone_menu import close_menu_on_pick
+from ui.plan_memory import keep_the_plan
 from ui.screen import report_screen
 from ui.server import limit_malloc_arenas, one_torch_thread
 from ui.style import apply_style, presentation_toggle
@@ -93,6 +94,7 @@ def frame_app() -> StreamlitPage:
     live_class_note()  # a teacher's class stays on across pages (and reloads): its code in the sidebar
     st.sidebar.caption(_(SIDEBAR_NOTE))
     st.sidebar.caption(model_credit())
+    keep_the_plan()  # the lesson plan survives a reload (ui/plan_memory.py)
     sync_browser_memory()  # last: what this run asked the browser to remember (ui/browser_memory.py)
     return page
 
