@@ -94,6 +94,7 @@ chart(
         effect.original, labels, labels, kind="signed", rtl=sentence.rtl, title=_("as typed"), height=380, compact=True
     ),
     key="word_order_typed",
+    share=1 / 3,  # one of st.columns(3)
 )
 chart(
     where=mixed,
@@ -108,6 +109,7 @@ chart(
         compact=True,
     ),
     key="word_order_shuffled",
+    share=1 / 3,  # one of st.columns(3)
 )
 chart(
     where=back,
@@ -122,6 +124,7 @@ chart(
         compact=True,
     ),
     key="word_order_back",
+    share=1 / 3,  # one of st.columns(3)
 )
 st.markdown(
     _("**Put back − as typed** ({how})").format(how=plain(reordering))

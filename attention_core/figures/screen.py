@@ -168,15 +168,9 @@ def _colour_bars_below(layout: Props, traces: list[Props]) -> None:
     third of 358 px (weight and difference: 125 px), and the panels' titles no longer fitted."""
     names = [name for name in ("coloraxis", "coloraxis2") if layout.get(name)]
     holders = [layout[name] for name in names]
-    if not names:  # a single heatmap's own bar: beside it, it took 60 of a phone's 358 px from 13 word columns
-        holders = [
-            t
-            for t in traces
-            if t.get("type") == "heatmap"
-            and t.get("showscale")
-            and not t.get("coloraxis")
-            and (t.get("colorbar") or {}).get("tickvals") is None  # a legend of roles keeps its place beside
-        ]
+    if not names and "compact" in _meta(layout):  # a word × word heatmap's own bar (figures.heatmaps.heatmap):
+        # beside it, it took 60 of a phone's 358 px from 13 word columns; a map of heads keeps its bar beside
+        holders = [t for t in traces if t.get("type") == "heatmap" and t.get("showscale") and not t.get("coloraxis")]
     if not holders or holders[0].get("showscale") is False:
         return
     for k, holder in enumerate(holders[:1] if not names else holders):
