@@ -116,6 +116,7 @@ def sync_browser_memory(recall: Sequence[str] = LOCAL_NAMES) -> None:
     found = result.get("local") if result else None
     if isinstance(found, dict) and not local_items_arrived():
         st.session_state[_RECALLED] = {str(k): str(v) for k, v in found.items() if isinstance(v, str)}
+        st.rerun()  # once a session, and only for a browser that kept something: read it before the page draws
 
 
 def _cookies() -> dict[str, str | None]:

@@ -272,9 +272,17 @@ def _live_panel(teacher: TeacherClass, question: dict[str, Any], *, same: bool, 
     choices = [str(c) for c in question.get("choices", [])]
     model_row = question.get("weights") if status.revealed else None
     large = bool(st.session_state.get(PRESENTATION_KEY))
-    bars = class_bars(choices, tally if shown else {}, model_row, rtl=bool(question.get("rtl")), large=large)
+    kind = question.get("kind", "weights")
+    bars = class_bars(choices, tally if shown else {}, model_row, rtl=bool(question.get("rtl")), large=large, kind=kind)
     chart(bars, "live_class_tally", table=False)
-    if status.revealed:
+    if status.revealed and kind != "weights":
+        st.caption(
+            _(
+                "Orange: the share of the class that picked each word (the count on each bar); blue: the model's "
+                "scores, on their own axis."
+            )
+        )
+    elif status.revealed:
         st.caption(
             _(
                 "Orange: the share of the class that picked each word (the count on each bar); blue: the model's "

@@ -293,12 +293,17 @@ def _answer(code: str, question: dict[str, Any]) -> None:
     if prompt:
         st.markdown(_("**To think about:** {prompt}").format(prompt=plain(prompt)))
     # The class's answers beside the model's row first (on a phone, within the first screen), then the head's map.
-    chart(class_bars(choices, class_store().tally(code), row, rtl=rtl), "join_tally", table=False)
-    st.caption(_("Orange: the share of the class that picked each word; blue: the model's weights."))
+    kind = cast(MatrixKind, question.get("kind", "weights"))
+    bars = class_bars(choices, class_store().tally(code), row, rtl=rtl, kind=kind, picked=picked)
+    chart(bars, "join_tally", table=False)  # her word keeps its label on a phone; raw scores on their own axis
+    st.caption(
+        _("Orange: the share of the class that picked each word; blue: the model's weights.")
+        if kind == "weights"
+        else _("Orange: the share of the class that picked each word; blue: the model's scores, on their own axis.")
+    )
     if question.get("map"):
         index = int(question.get("row_index", 0))
         weights = torch.tensor(question["map"], dtype=torch.float32)
-        kind = cast(MatrixKind, question.get("kind", "weights"))
         figure = heatmap(weights, labels, labels, kind=kind, rtl=rtl)
         chart(outline_cell(figure, index, picked) if picked is not None else figure, "join_map", table=False)
         word = isolate(plain(choices[index] if index < len(choices) else ""))
