@@ -29,7 +29,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ALL = ("phone", "projector", "desktop")
 STILL_THINNED = {"heads_raw": ALL, "heads_pair": ALL, "pairs_picked": ALL, "heads_grid": ("desktop",)}
 STILL_THINNED |= {"heads_roles": ("phone",), "heads_knock_out_head": ("phone", "projector")}
-STILL_THINNED |= {"fill_blank_attention": ("projector",), "train_live": ("phone", "projector")}
+STILL_THINNED |= {"fill_blank_attention": ("projector",), "train_live": ALL}
 STILL_THINNED |= {key: ("phone",) for key in ("abstraction_map", "abstraction_map_without")}
 STILL_THINNED |= {key: ("projector",) for key in ("word_order_typed", "word_order_shuffled", "word_order_back")}
 # Texts still beyond their chart's edge: long figure titles in presentation mode (and a phone's), and the head
