@@ -16,7 +16,7 @@ from typing import Any
 import streamlit as st
 
 from attention_core.figures.class_answers import class_bars
-from classroom import ClassNotFound, StoreUnavailableError
+from classroom import ClassNotFound, ClassStatus, StoreUnavailableError
 from classroom.qr import join_qr_png
 from classroom.rules import HEARTBEAT_SECONDS
 from classroom.summary import summary_csv
@@ -68,7 +68,6 @@ def live_class_panel(asked: QuizQuestion) -> bool | None:
     if error:
         st.error(plain(error))
     if same and status.revealed:
-        _revealed(status.question)
         show_lesson_line()  # an open lesson's line on where to look waited for the reveal, as on a student's quiz
     with st.expander(_("This class: its summary and the lesson plan"), icon=":material/list_alt:"):
         st.download_button(
@@ -207,6 +206,7 @@ def _another_question(teacher: TeacherClass, asked: QuizQuestion, current: dict[
 
 LIVE_BARS_KEY = "live_show_live"  # session: the class's bars shown while students answer (off: only the count)
 _BEAT_KEY = "live_class_beat"  # session: when this screen last told the store the teacher is here
+_SHOWN_KEY = "live_class_reveal_shown"  # session: the question whose reveal the panel drew before the page opened
 
 
 @st.fragment(run_every=1)
@@ -245,9 +245,19 @@ def _live_panel(teacher: TeacherClass, question: dict[str, Any], *, same: bool, 
         st.warning(say(error), icon=":material/cloud_off:")
         return
     moved = status is None or status.ended or status.question.get("fingerprint") != question.get("fingerprint")
-    if teaching() is None or moved or status.revealed != revealed:  # revealed, ended, or moved on (another tab)
+    if teaching() is None or moved:  # ended, or moved on (another tab, another device)
         st.rerun(scope="app")
     assert status is not None
+    if status.revealed != revealed and st.session_state.get(_SHOWN_KEY) == status.question_number:
+        st.rerun(scope="app")  # the panel showed the reveal a tick ago: now the page below opens
+    _draw_panel(teacher, question, status, tally, same=same)
+    if status.revealed != revealed:  # the reveal on the projector at once, as on the phones (a rerun of the whole
+        st.session_state[_SHOWN_KEY] = status.question_number  # page here took 4–6 s to show it); the page next tick
+
+
+def _draw_panel(
+    teacher: TeacherClass, question: dict[str, Any], status: ClassStatus, tally: dict[str, int], *, same: bool
+) -> None:
     link = join_link(teacher.code)
     code, joined, count, picture = st.columns([5, 2, 2, 3], vertical_alignment="center")
     with code.container(key="live_class_code"):
@@ -298,6 +308,8 @@ def _live_panel(teacher: TeacherClass, question: dict[str, Any], *, same: bool, 
         )
     else:
         st.caption(_("The class's answers are hidden until the reveal; the count above says how many answered."))
+    if status.revealed and same:  # in the panel: on the projector at the press, not after the page below
+        _revealed(question)
     _lobby(teacher, status.joined)
     reveal, end = st.columns(2)
     if same and not status.revealed:
