@@ -22,13 +22,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 # Charts whose word columns (or rows) are still thinned, every k-th, where the hover and the CSV name the rest, by
 # chart key and screen (bench/figure_overlaps.py, docs/runs/figure_overlaps_issue32.txt); issue 32 left them for a
 # later split: Multi-head's raw | this head | head − raw, a pair's cell explained, a knocked-out head before | after,
-# its whole grid on a desktop (MiniLM's 78 panels) and the map of 12 heads' roles on a phone (heads, not words);
+# its whole grid on a desktop (MiniLM's 78 panels) and the maps of 12 heads (roles, pairs' change) on a phone;
 # Fill the blank's "where the blank looked" in two thirds of a projector (its rows "layer 1 · head 1", which the
 # lessons quote, take the width); Abstraction's word maps of 16 words on a phone; Minimal pairs' picked head A | B;
 # Word order's three maps in thirds of a projector; the Train page's live probe grid.
 ALL = ("phone", "projector", "desktop")
 STILL_THINNED = {"heads_raw": ALL, "heads_pair": ALL, "pairs_picked": ALL, "heads_grid": ("desktop",)}
-STILL_THINNED |= {"heads_roles": ("phone",), "heads_knock_out_head": ("phone", "projector")}
+STILL_THINNED |= {"heads_roles": ("phone",), "pairs_change": ("phone",), "heads_knock_out_head": ("phone", "projector")}
 STILL_THINNED |= {"fill_blank_attention": ("projector",), "train_live": ALL}
 STILL_THINNED |= {key: ("phone",) for key in ("abstraction_map", "abstraction_map_without")}
 STILL_THINNED |= {key: ("projector",) for key in ("word_order_typed", "word_order_shuffled", "word_order_back")}

@@ -268,7 +268,8 @@ def _plot_area(layout: Props, traces: list[Props], width: float, n_columns: int,
     if own and (own[0].get("colorbar") or {}).get("orientation") != "h":  # a flat bar below takes no width
         bar = own[0].get("colorbar") or {}
         ticks = [str(t) for t in bar.get("ticktext") or ()] or ["-0.25"]  # a legend of roles: its longest name
-        bar_px = (bar.get("thickness") or 30) + max(text_width(t, font) for t in ticks) + 12
+        title = str((bar.get("title") or {}).get("text") or "")  # a title on top ("largest |B − A|") may be wider
+        bar_px = (bar.get("thickness") or 30) + max(text_width(t, font) for t in [*ticks, title]) + 12
     else:  # a grid's colour axes: their bars side by side or one above the other, each with a title on top
         bars = [layout[name].get("colorbar") or {} for name in ("coloraxis", "coloraxis2") if layout.get(name)]
         titles = [((bar.get("title") or {}).get("text") or "") for bar in bars]
