@@ -286,8 +286,12 @@ def stop(process: subprocess.Popen) -> None:
             process.wait()
 
 
-def start_fleet(setup: str, folder: Path, args: argparse.Namespace) -> tuple[list, list[str], str]:
-    """(the processes started, the URLs students open, the store's URL) for one setup."""
+def start_fleet(
+    setup: str, folder: Path, args: argparse.Namespace, *, persist: bool = False, redis: dict | None = None
+) -> tuple[list, list[str], str]:
+    """(the processes started, the URLs students open, the store's URL) for one setup. persist: redis-server keeps an
+    append-only file (fsynced at every write), so a restart keeps the class; `redis` is filled with its process,
+    command, environment and port (bench/live_class_faults.py stops and starts it)."""
     env = {**os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": "live-class-bench"}
     env.pop("ATTENTION_CLASS_STORE", None)
     if args.max_sessions:
@@ -295,9 +299,23 @@ def start_fleet(setup: str, folder: Path, args: argparse.Namespace) -> tuple[lis
     started, urls = [], []
     if setup == "redis":
         port = free_port(6390)
-        command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-        started.append(spawn([*command, "--dir", str(folder)], env, folder / "redis.log"))
+        kept = ["--appendonly", "yes", "--appendfsync", "always"] if persist else ["--appendonly", "no"]
+        command = [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            *kept,
+            "--dir",
+            str(folder),
+        ]
+        started.append(spawn(command, env, folder / "redis.log"))
         wait_for(port, started[-1], folder / "redis.log", 20)
+        if redis is not None:
+            redis.update(process=started[-1], command=command, env=env, port=port)
         store = env["ATTENTION_CLASS_STORE"] = f"redis://127.0.0.1:{port}/0"
     else:
         env["ATTENTION_CLASS_DIR"] = str(folder)

@@ -35,6 +35,7 @@ LIMITER_KEY = "live_join_limiter"  # session: wrong codes, rate-limited (classro
 NAME_KEY = "live_name"  # session: the name given at joining (the form's box is gone once joined)
 PENDING_KEY = "live_pending"  # session: (code, question number, answer) picked but not yet acknowledged by the store
 LOST_KEY = "live_lost"  # session: (code, question number, answer) that never reached the store before the reveal
+_LAST_STATUS = "live_last_status"  # session: (code, the class's status as last read), drawn while the store is down
 NAME_LENGTH = 20
 # This browser's memory (ui/browser_memory.py): one student whatever the tabs, reloads and server processes.
 STUDENT_COOKIE, CLASS_COOKIE, NAME_COOKIE = "ae_student", "ae_class", "ae_name"
@@ -150,12 +151,16 @@ def _leave() -> None:
 def _in_class(code: str) -> None:
     try:
         status = class_store().status(code)
+        st.session_state[_LAST_STATUS] = (code, status)
     except ClassNotFound:
         status = None
     except StoreUnavailableError as error:
         st.warning(say(error), icon=":material/cloud_off:")
-        _watch(code, None)  # tries again every second, and opens the class once the store answers
-        return
+        last = st.session_state.get(_LAST_STATUS)
+        if last is None or last[0] != code:
+            _watch(code, None)  # tries again every second, and opens the class once the store answers
+            return
+        status = last[1]  # the question as last seen: her pick stays on the page, kept as pending until sent
     if status is None or status.ended:
         forget(CLASS_COOKIE)
         st.info(_("The teacher has ended the class. Thank you for taking part!"))
@@ -270,7 +275,10 @@ def _answer(code: str, question: dict[str, Any]) -> None:
     labels = [str(c) for c in question.get("labels", choices)]
     row = [float(v) for v in question.get("weights", [])]
     rtl = bool(question.get("rtl"))
-    mine = class_store().my_answer(code, student_id())
+    try:
+        mine, tally = class_store().my_answer(code, student_id()), class_store().tally(code)
+    except StoreUnavailableError:  # the page says the store is down above; the answer is drawn without the class's
+        mine, tally = None, {}
     picked = choices.index(mine) if mine in choices else None
     model = str(question.get("model_answer", ""))
     said = {"word": isolate(plain(mine or "")), "answer": isolate(plain(model))}
@@ -294,7 +302,7 @@ def _answer(code: str, question: dict[str, Any]) -> None:
         st.markdown(_("**To think about:** {prompt}").format(prompt=plain(prompt)))
     # The class's answers beside the model's row first (on a phone, within the first screen), then the head's map.
     kind = cast(MatrixKind, question.get("kind", "weights"))
-    bars = class_bars(choices, class_store().tally(code), row, rtl=rtl, kind=kind, picked=picked)
+    bars = class_bars(choices, tally, row, rtl=rtl, kind=kind, picked=picked)
     chart(bars, "join_tally", table=False)  # her word keeps its label on a phone; raw scores on their own axis
     st.caption(
         _("Orange: the share of the class that picked each word; blue: the model's weights.")
