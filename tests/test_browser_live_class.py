@@ -253,3 +253,94 @@ def test_one_student_is_counted_once_across_reloads_and_tabs_and_keeps_her_answe
         assert page.locator("[data-testid=stException]").count() == 0
     projector.close()
     phone_context.close()
+
+
+def start_redis(port: int, folder: Path) -> object:
+    """A redis-server keeping an append-only file (fsynced at every write): stopped and started again, it keeps the
+    class, as a school's Redis does."""
+    import subprocess
+
+    from tests.test_classroom_store import find_redis_server
+
+    binary = find_redis_server()
+    if binary is None:
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            pytest.fail("redis-server is not installed")
+        pytest.skip("redis-server is not installed")
+    command = [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes"]
+    process = subprocess.Popen(
+        [*command, "--appendfsync", "always", "--dir", str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+    )
+    deadline = time.monotonic() + 10
+    while not port_answers(port):
+        assert process.poll() is None and time.monotonic() < deadline, "redis-server did not start"
+        time.sleep(0.05)
+    return process
+
+
+def port_answers(port: int) -> bool:
+    import socket
+
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+@pytest.fixture(scope="module")
+def redis_class(tmp_path_factory: pytest.TempPathFactory, browser: object) -> Iterator[tuple[str, int, Path, list]]:
+    """(an app on a redis store, redis's port, its folder, [its process]) — the list holds the process to stop."""
+    from bench.app_server import free_port, start_server, stop_server, wait_until_healthy
+
+    folder, port = tmp_path_factory.mktemp("redis"), free_port()
+    running = [start_redis(port, folder)]
+    old = os.environ.get("ATTENTION_CLASS_STORE")
+    os.environ["ATTENTION_CLASS_STORE"] = f"redis://127.0.0.1:{port}/0"
+    app_port = free_port()
+    app = start_server(app_port)
+    try:
+        wait_until_healthy(app_port, app, timeout_s=120)
+        yield f"http://127.0.0.1:{app_port}", port, folder, running
+    finally:
+        stop_server(app)
+        for process in running:
+            process.terminate()
+            process.wait(timeout=10)
+        if old is None:
+            del os.environ["ATTENTION_CLASS_STORE"]
+        else:
+            os.environ["ATTENTION_CLASS_STORE"] = old
+
+
+def test_redis_stopped_mid_class_shows_no_traceback_and_an_answer_sent_meanwhile_arrives(
+    redis_class: tuple[str, int, Path, list], browser: object
+) -> None:
+    """Issue 33: Redis down showed a raw traceback on phones and projector, and an answer given meanwhile was lost."""
+    base, port, folder, running = redis_class
+    projector = browser.new_context(viewport={"width": 1280, "height": 720})
+    teacher = projector.new_page()
+    code = start_class(teacher, base)
+    phone_context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True, has_touch=True, locale="ar"
+    )
+    phone = phone_context.new_page()
+    join(phone, f"{base}/join?code={code}")
+    running[0].terminate()  # redis-server stops (it writes its append-only file first)
+    running[0].wait(timeout=10)
+    phone.locator("[class*='st-key-join_pick']").get_by_role("combobox").click()
+    phone.get_by_role("option", name="street", exact=True).click()
+    warning = "[data-testid=stAlertContentWarning]"
+    phone.wait_for_function(f"() => document.querySelectorAll('{warning}').length > 0", timeout=15_000)
+    teacher.wait_for_function(f"() => document.querySelectorAll('{warning}').length > 0", timeout=15_000)
+    time.sleep(2)
+    for page in (teacher, phone):
+        assert page.locator("[data-testid=stException]").count() == 0, "a traceback on screen"
+    assert phone.locator("[data-testid=stAlertContentSuccess]").count() == 0  # nothing said received
+    assert "street" in phone.locator(warning).last.inner_text()  # her answer: not sent yet, in Arabic
+    running[0] = start_redis(port, folder)  # back, with the class
+    phone.wait_for_function(ANSWERED, timeout=20_000)  # sent by the page itself, then said received
+    wait_for_number(teacher, COUNT, "1", timeout_ms=20_000)
+    teacher.get_by_role("button", name="Reveal to everyone").click()
+    phone.wait_for_selector("[class*='st-key-join_answer']", timeout=20_000)
+    for page in (teacher, phone):
+        assert page.locator("[data-testid=stException]").count() == 0
+    projector.close()
+    phone_context.close()
