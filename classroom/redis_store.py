@@ -1,6 +1,6 @@
 """A class kept in Redis: several machines (or several `deploy/serve.py` instances) share one class.
 
-Six keys a class, all named `attention:class:{CODE}:…` (the braces keep them on one node of a Redis Cluster) and
+Seven keys a class, all named `attention:class:{CODE}:…` (the braces keep them on one node of a Redis Cluster) and
 all expiring IDLE_SECONDS after the class's last write (every write sets the TTL again):
     meta       hash: key_hash, number, revealed, ended, teacher_seen, deadline
     questions  hash: number → the question's JSON
@@ -8,6 +8,7 @@ all expiring IDLE_SECONDS after the class's last write (every write sets the TTL
     answers    hash: student → answer, the current question only
     names      hash: student → display name
     members    hash: student → 1, every student who joined (one each, whatever their tabs)
+    requests   hash: pairing number → "<key hash> <asked at>", a teacher's second device waiting to be allowed
 An answer is one Lua script (check the state, store it, refresh the TTLs: atomic on the server); the teacher's moves
 are WATCH/MULTI/EXEC transactions, retried if a student's answer lands in between.
 """
@@ -23,16 +24,20 @@ import redis
 
 from classroom.rules import (
     IDLE_SECONDS,
+    MOST_DEVICES,
+    MOST_REQUESTS,
     ClassEnded,
     ClassNotFound,
     ClassStatus,
     Clock,
     check_answer,
     check_key,
+    check_key_hash,
     check_name,
     check_student,
     deadline_of,
     new_code,
+    new_pairing_number,
     new_teacher_key,
     normalise_code,
     question_json,
@@ -41,7 +46,7 @@ from classroom.rules import (
 )
 
 PREFIX = "attention:class:"
-PARTS = ("meta", "questions", "tallies", "answers", "names", "members")
+PARTS = ("meta", "questions", "tallies", "answers", "names", "members", "requests")
 TIMEOUT = 5.0  # seconds a call waits on the server before raising redis.TimeoutError
 
 # KEYS: the six parts; ARGV: key_hash, question JSON, ttl in ms, now, deadline. 1 if made, 0 if the code is taken.
@@ -160,6 +165,50 @@ class RedisStore:
             return False
         return True
 
+    def request_control(self, code: str, key_hash: str) -> str:
+        key_hash = check_key_hash(key_hash)
+        code = self._open(code)[0]
+        requests = self._key(code, "requests")
+        waiting = self.client.hgetall(requests)
+        number = new_pairing_number()
+        while number in waiting:
+            number = new_pairing_number()
+        oldest = sorted(waiting, key=lambda n: float(str(waiting[n]).split()[1]))[
+            : max(0, len(waiting) + 1 - MOST_REQUESTS)
+        ]
+        with self.client.pipeline() as pipe:
+            pipe.hset(requests, number, f"{key_hash} {self.clock()}")
+            if oldest:
+                pipe.hdel(requests, *oldest)
+            pipe.pexpire(requests, self.ttl_ms)
+            pipe.execute()
+        return number
+
+    def control_requests(self, code: str, teacher_key: str) -> list[str]:
+        code = normalise_code(code)
+        self._teacher(self.client, code, teacher_key)
+        waiting = {str(n): str(kept) for n, kept in self.client.hgetall(self._key(code, "requests")).items()}
+        return sorted(waiting, key=lambda n: float(waiting[n].split()[1]))
+
+    def allow_control(self, code: str, teacher_key: str, number: str) -> bool:
+        code = normalise_code(code)
+
+        def allow(pipe: redis.client.Pipeline) -> bool:
+            meta = self._teacher(pipe, code, teacher_key)
+            request = pipe.hget(self._key(code, "requests"), str(number))
+            if request is None:
+                return False
+            keys = meta["key_hash"].split()
+            kept = " ".join([keys[0], *keys[1:][-(MOST_DEVICES - 2) :], str(request).split()[0]])
+            pipe.multi()
+            pipe.hset(self._key(code, "meta"), "key_hash", kept)
+            pipe.hdel(self._key(code, "requests"), str(number))
+            self._expire(pipe, code)
+            return True
+
+        watched = (self._key(code, "meta"), self._key(code, "requests"))
+        return bool(self.client.transaction(allow, *watched, value_from_callable=True))  # type: ignore[arg-type]
+
     def teacher_here(self, code: str, teacher_key: str) -> None:
         code = normalise_code(code)
         self._teacher(self.client, code, teacher_key)
@@ -193,7 +242,7 @@ class RedisStore:
             tally = tally_of(_texts(pipe.hvals(self._key(code, "answers"))))
             pipe.multi()
             pipe.hset(self._key(code, "tallies"), meta["number"], json.dumps(tally, ensure_ascii=False))
-            pipe.delete(self._key(code, "answers"), self._key(code, "names"), self._key(code, "members"))
+            pipe.delete(*(self._key(code, part) for part in ("answers", "names", "members", "requests")))
             pipe.hset(self._key(code, "meta"), "ended", 1)
             self._expire(pipe, code)
 

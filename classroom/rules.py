@@ -127,10 +127,28 @@ def hash_key(key: str) -> str:
 
 
 def check_key(code: str, given: object, stored_hash: str) -> None:
-    """PermissionError unless `given` is the class's teacher key (compared in constant time)."""
+    """PermissionError unless `given` is one of the class's teacher keys (the teacher's; a device the teacher allowed
+    to control the class: the stored hashes, space-separated), compared in constant time."""
     given_hash = hash_key(given) if isinstance(given, str) else ""
-    if not hmac.compare_digest(given_hash.encode(), stored_hash.encode()):
+    matches = [hmac.compare_digest(given_hash.encode(), kept.encode()) for kept in stored_hash.split()]
+    if not given_hash or not any(matches):
         raise PermissionError(Worded(N_("Only the teacher who started class {code} can do that."), code=code))
+
+
+PAIRING_DIGITS = 4  # the number a teacher's second device shows, and the projector's panel asks to allow
+MOST_REQUESTS = 5  # pending requests a class keeps (more: the oldest is dropped)
+MOST_DEVICES = 4  # keys a class accepts: the teacher's, and up to three devices allowed
+
+
+def new_pairing_number() -> str:
+    return "".join(secrets.choice("0123456789") for _ in range(PAIRING_DIGITS))
+
+
+def check_key_hash(key_hash: object) -> str:
+    """A device's key hash (sha256 hex), as a request to control a class carries it; ValueError for anything else."""
+    if not isinstance(key_hash, str) or len(key_hash) != 64 or any(ch not in "0123456789abcdef" for ch in key_hash):
+        raise ValueError(Worded(N_("A request to control a class carries a key's hash.")))
+    return key_hash
 
 
 def question_json(question: object) -> str:

@@ -18,16 +18,20 @@ from typing import Any
 
 from classroom.rules import (
     IDLE_SECONDS,
+    MOST_DEVICES,
+    MOST_REQUESTS,
     ClassEnded,
     ClassNotFound,
     ClassStatus,
     Clock,
     check_answer,
     check_key,
+    check_key_hash,
     check_name,
     check_student,
     deadline_of,
     new_code,
+    new_pairing_number,
     new_teacher_key,
     normalise_code,
     question_json,
@@ -52,6 +56,9 @@ CREATE TABLE IF NOT EXISTS names (code TEXT NOT NULL, student TEXT NOT NULL, nam
     PRIMARY KEY (code, student));
 CREATE TABLE IF NOT EXISTS members (  -- who joined: one row a student, whatever their tabs and reloads
     code TEXT NOT NULL, student TEXT NOT NULL, PRIMARY KEY (code, student)
+);
+CREATE TABLE IF NOT EXISTS requests (  -- a teacher's second device asking to control the class: its key's hash
+    code TEXT NOT NULL, number TEXT NOT NULL, key_hash TEXT NOT NULL, asked REAL NOT NULL, PRIMARY KEY (code, number)
 );
 """
 # Columns added after the first release: a file made by it gets them on opening (ALTER TABLE keeps its rows).
@@ -146,6 +153,43 @@ class SqliteStore:
             return False
         return True
 
+    def request_control(self, code: str, key_hash: str) -> str:
+        key_hash = check_key_hash(key_hash)
+        with self._write() as db:
+            code, _ = self._open_class(db, code)
+            taken = {n for (n,) in db.execute("SELECT number FROM requests WHERE code = ?", (code,))}
+            number = new_pairing_number()
+            while number in taken:
+                number = new_pairing_number()
+            db.execute("INSERT INTO requests VALUES (?, ?, ?, ?)", (code, number, key_hash, self.clock()))
+            db.execute(
+                "DELETE FROM requests WHERE code = ? AND number NOT IN"
+                " (SELECT number FROM requests WHERE code = ? ORDER BY asked DESC LIMIT ?)",
+                (code, code, MOST_REQUESTS),
+            )
+        return number
+
+    def control_requests(self, code: str, teacher_key: str) -> list[str]:
+        with self._read() as db:
+            code, row = self._open_class(db, code)
+            check_key(code, teacher_key, row["key_hash"])
+            found = db.execute("SELECT number FROM requests WHERE code = ? ORDER BY asked", (code,))
+            return [number for (number,) in found.fetchall()]
+
+    def allow_control(self, code: str, teacher_key: str, number: str) -> bool:
+        with self._write() as db:
+            code, row = self._open_class(db, code)
+            check_key(code, teacher_key, row["key_hash"])
+            found = db.execute("SELECT key_hash FROM requests WHERE code = ? AND number = ?", (code, str(number)))
+            request = found.fetchone()
+            if request is None:
+                return False
+            keys = row["key_hash"].split()
+            kept = " ".join([keys[0], *keys[1:][-(MOST_DEVICES - 2) :], request[0]])  # the teacher's key stays
+            db.execute("UPDATE classes SET key_hash = ? WHERE code = ?", (kept, code))
+            db.execute("DELETE FROM requests WHERE code = ? AND number = ?", (code, str(number)))
+        return True
+
     def teacher_here(self, code: str, teacher_key: str) -> None:
         with self._write() as db:
             code, row = self._open_class(db, code)
@@ -177,6 +221,7 @@ class SqliteStore:
             self._close_question(db, code, row["number"])
             db.execute("DELETE FROM names WHERE code = ?", (code,))
             db.execute("DELETE FROM members WHERE code = ?", (code,))
+            db.execute("DELETE FROM requests WHERE code = ?", (code,))
             db.execute("UPDATE classes SET ended = 1 WHERE code = ?", (code,))
             self._touch(db, code)
         self._checkpoint()
@@ -324,6 +369,6 @@ class SqliteStore:
             return False
         self._last_purge = now
         idle = "SELECT code FROM classes WHERE touched <= ?"
-        for table in ("answers", "names", "members", "questions", "classes"):
+        for table in ("answers", "names", "members", "requests", "questions", "classes"):
             deleted = db.execute(f"DELETE FROM {table} WHERE code IN ({idle})", (now - self.idle_seconds,))
         return deleted.rowcount > 0

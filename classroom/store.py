@@ -48,6 +48,21 @@ class ClassStore(Protocol):
         """Whether `teacher_key` controls the open class `code` (False for a wrong key, an unknown or ended class)."""
         ...
 
+    def request_control(self, code: str, key_hash: str) -> str:
+        """A second device of the teacher's (a phone) asks to control the class with a key it made itself (only its
+        hash is sent and kept): the number it shows, which the teacher allows on the panel. At most MOST_REQUESTS
+        wait; a new one drops the oldest."""
+        ...
+
+    def control_requests(self, code: str, teacher_key: str) -> list[str]:
+        """The numbers of the devices waiting to be allowed, oldest first."""
+        ...
+
+    def allow_control(self, code: str, teacher_key: str, number: str) -> bool:
+        """The device showing `number` may control the class (its key joins the class's keys, at most MOST_DEVICES):
+        False when no device waits with that number."""
+        ...
+
     def teacher_here(self, code: str, teacher_key: str) -> None:
         """The teacher's screen checks in (every few seconds): students see when the teacher is away."""
         ...

@@ -106,3 +106,36 @@ def test_a_store_file_from_before_gets_the_new_columns_and_keeps_its_classes(tmp
     code, key = store.create(QUESTION)
     store.join(code, "ann")
     assert store.status(code).joined == 1 and store.is_teacher(code, key)
+
+
+def test_a_second_device_controls_the_class_once_the_teacher_allows_its_number(
+    clocked: tuple[ClassStore, HandClock],
+) -> None:
+    """The teacher's phone makes its own key and sends only its hash; the projector's panel allows its number. No key
+    is ever shown or stored in plain."""
+    from classroom.rules import MOST_REQUESTS, hash_key
+
+    store, clock = clocked
+    code, key = store.create(QUESTION)
+    phone_key = "a-key-the-phone-made-itself-0123456789"
+    number = store.request_control(code, hash_key(phone_key))
+    assert len(number) == 4 and number.isdigit()
+    assert not store.is_teacher(code, phone_key)  # not before the teacher allows it
+    assert store.control_requests(code, key) == [number]
+    with pytest.raises(PermissionError):
+        store.control_requests(code, phone_key)
+    with pytest.raises(PermissionError):
+        store.allow_control(code, phone_key, number)  # a device cannot allow itself
+    assert not store.allow_control(code, key, "0000" if number != "0000" else "1111")
+    assert store.allow_control(code, key, number)
+    assert store.is_teacher(code, phone_key) and store.is_teacher(code, key)  # both control the class now
+    store.reveal(code, phone_key)
+    assert store.status(code).revealed and store.control_requests(code, key) == []
+    with pytest.raises(ValueError):
+        store.request_control(code, "not a hash")
+    for k in range(MOST_REQUESTS + 2):  # a flood of requests keeps only the latest few
+        clock.now += 1
+        store.request_control(code, hash_key(f"device-{k}"))
+    assert len(store.control_requests(code, key)) == MOST_REQUESTS
+    store.end(code, phone_key)
+    assert not store.is_teacher(code, key)
