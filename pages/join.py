@@ -4,9 +4,11 @@ import streamlit as st
 
 from ui.i18n import _
 from ui.live_join_view import join_class
+from ui.live_remote_view import remote_control
 from ui.navigation import ensure_app_frame
 
 ensure_app_frame()
 
 st.title(_("Join a live class"))
 join_class()
+remote_control()  # a teacher's phone as the class's remote

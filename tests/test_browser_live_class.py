@@ -344,3 +344,34 @@ def test_redis_stopped_mid_class_shows_no_traceback_and_an_answer_sent_meanwhile
         assert page.locator("[data-testid=stException]").count() == 0
     projector.close()
     phone_context.close()
+
+
+def test_the_teachers_phone_controls_the_class_once_the_projector_allows_its_number(
+    server: str, browser: object
+) -> None:
+    """Issue 33: presenter controls on a second device (the teacher's phone) while the projector only shows."""
+    projector = browser.new_context(viewport={"width": 1280, "height": 720})
+    teacher = projector.new_page()
+    code = start_class(teacher, server)
+    remote_context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True, has_touch=True
+    )
+    remote = remote_context.new_page()
+    remote.goto(f"{server}/join")
+    remote.get_by_text("Teacher: control your class from this phone").click()
+    remote.locator(".st-key-remote_code input").fill(code)
+    remote.get_by_role("button", name="Ask to control this class").click()
+    shown = remote.get_by_text("On the projector's panel, allow the device showing")
+    shown.wait_for(timeout=30_000)
+    number = re.search(r"showing (\d{4})", shown.inner_text()).group(1)
+    teacher.get_by_role("button", name=f"Allow the device showing {number}").click(timeout=15_000)
+    remote.get_by_role("button", name="Reveal to everyone").wait_for(timeout=20_000)  # the phone is the remote now
+    teacher.get_by_text("This screen only shows: I control the class from my phone").click()
+    teacher.get_by_role("button", name="Reveal to everyone").wait_for(state="detached", timeout=15_000)
+    remote.get_by_role("button", name="Reveal to everyone").click()
+    teacher.wait_for_function(MODEL_BARS_DRAWN, timeout=15_000)  # the projector shows what the phone did
+    remote.get_by_text("Revealed to everyone.").wait_for(timeout=15_000)
+    for page in (teacher, remote):
+        assert page.locator("[data-testid=stException]").count() == 0
+    projector.close()
+    remote_context.close()

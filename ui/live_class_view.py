@@ -9,6 +9,7 @@ The teacher key stays in this session (ui/live_class.TEACHER_KEY): it is in no l
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from typing import Any
@@ -54,7 +55,9 @@ def live_class_panel(asked: QuizQuestion) -> bool | None:
         st.warning(say(fault), icon=":material/cloud_off:")
         _wait_for_the_store(teacher.code)
         return False
-    if status.ended:
+    if status.ended:  # ended here, from another tab, or from the teacher's phone: its summary stays here
+        with contextlib.suppress(ClassNotFound, StoreUnavailableError, PermissionError):
+            st.session_state[SUMMARY_KEY] = (teacher.code, class_summary(teacher))
         stop_teaching()
         return None
     same = status.question.get("fingerprint") == asked.fingerprint
@@ -206,6 +209,7 @@ def _another_question(teacher: TeacherClass, asked: QuizQuestion, current: dict[
 
 LIVE_BARS_KEY = "live_show_live"  # session: the class's bars shown while students answer (off: only the count)
 _BEAT_KEY = "live_class_beat"  # session: when this screen last told the store the teacher is here
+DISPLAY_ONLY_KEY = "live_display_only"  # session: the projector only shows; the teacher's phone controls
 _SHOWN_KEY = "live_class_reveal_shown"  # session: the question whose reveal the panel drew before the page opened
 
 
@@ -311,12 +315,44 @@ def _draw_panel(
     if status.revealed and same:  # in the panel: on the projector at the press, not after the page below
         _revealed(question)
     _lobby(teacher, status.joined)
+    if st.toggle(
+        _("This screen only shows: I control the class from my phone"),
+        key=DISPLAY_ONLY_KEY,
+        help=_("On your phone, open Join a live class and ask to control the class; allow its number here first."),
+    ):
+        return
+    _devices(teacher)
     reveal, end = st.columns(2)
     if same and not status.revealed:
         reveal.button(_("Reveal to everyone"), type="primary", key="live_reveal", on_click=_reveal, args=(teacher,))
     with end.popover(_("End class"), icon=":material/stop_circle:"):  # asked twice: it cannot be undone
         st.caption(_("Every answer and name is deleted; the summary stays here to download."))
         st.button(_("End the class for everyone"), key="live_end", on_click=_end, args=(teacher,))
+
+
+def _devices(teacher: TeacherClass) -> None:
+    """The teacher's second devices waiting to control the class: each number, to allow (ui/live_remote_view.py)."""
+    try:
+        waiting = class_store().control_requests(teacher.code, teacher.key)
+    except (ClassNotFound, StoreUnavailableError, PermissionError):
+        return
+    if waiting:
+        st.caption(_("A device asks to control this class. Allow only the number your own phone shows."))
+    for number in waiting[-3:]:
+        st.button(
+            _("Allow the device showing {number}").format(number=number),
+            key=f"live_allow_{number}",
+            on_click=_allow,
+            args=(teacher, number),
+            icon=":material/settings_remote:",
+        )
+
+
+def _allow(teacher: TeacherClass, number: str) -> None:
+    try:
+        class_store().allow_control(teacher.code, teacher.key, number)
+    except (ClassNotFound, StoreUnavailableError, PermissionError) as error:
+        st.session_state["live_error"] = say(error)
 
 
 def _countdown(left: float | None, revealed: bool) -> None:
