@@ -4,6 +4,7 @@ temporary folder, the model's answer checked against the model itself."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs
@@ -151,12 +152,21 @@ def test_the_next_question_reaches_the_students_and_the_end_leaves_a_summary(sto
     status = store.status(code)
     assert status.question_number == 2 and status.question["row"] == "animal" and status.answers == 0
     assert status.question["prompt"] == "Why not itself?" and status.question["locked"]
+    # Each question its own prompt (issue 33: it carried over to every next question): the box is empty again.
+    teacher.selectbox(key="heads_quiz_row").set_value("street").run()
+    assert teacher.text_input(key="live_prompt").value == ""
+    teacher.button(key="live_next").click().run()
+    assert store.question(code)["prompt"] == "" and store.status(code).question_number == 3
+    teacher.selectbox(key="heads_quiz_row").set_value("animal").run()
+    teacher.text_input(key="live_prompt").input("Why not itself?").run()
+    teacher.button(key="live_next").click().run()
+    assert store.status(code).question_number == 4
 
     one.run()
     assert_clean(one)
-    assert any("Question 2" in s.value for s in one.subheader)
-    assert one.selectbox(key=f"join_pick_{code}_2").value is None  # a new question, no answer yet
-    one = pick(one, code, 2, "the")
+    assert any("Question 4" in s.value for s in one.subheader)
+    assert one.selectbox(key=f"join_pick_{code}_4").value is None  # a new question, no answer yet
+    one = pick(one, code, 4, "the")
     teacher.run().button(key="live_reveal").click().run()
     one.run()
     assert any("Why not itself?" in m.value for m in one.markdown)
@@ -169,6 +179,30 @@ def test_the_next_question_reaches_the_students_and_the_end_leaves_a_summary(sto
     assert ended_code == code and "animal" in csv and "street" in csv
     one.run()
     assert any("ended the class" in i.value for i in one.info)
+
+
+def test_a_timed_question_counts_down_on_every_screen_and_closes_its_answers(
+    store: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 33: an optional answer timer, a countdown on the projector and on every phone; at 0 the answers close."""
+    teacher = open_link("heads", **HEADS_QUIZ)
+    teacher.number_input(key="live_timer").set_value(30).run()
+    teacher.button(key="live_start").click().run()
+    assert_clean(teacher)
+    code = teacher.session_state["live_class"].code
+    assert store.question(code)["seconds"] == 30
+    assert any("left to answer" in m.value for m in teacher.markdown)
+    one = student(code)
+    assert any("left to answer" in m.value for m in one.markdown)
+    later = time.time() + 40  # the countdown has run out
+    monkeypatch.setattr(time, "time", lambda: later)
+    store_now = open_store(None, clock=lambda: later)
+    assert store_now.answer(code, "late", "street") is False  # closed by the store itself
+    one.run()
+    assert one.selectbox(key=f"join_pick_{code}_1").disabled
+    assert any("Time's up" in i.value for i in one.info)
+    teacher.run()
+    assert any("Time's up" in m.value for m in teacher.markdown)
 
 
 def test_wrong_codes_get_a_clear_message_and_are_rate_limited(store: object) -> None:
