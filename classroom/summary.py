@@ -37,6 +37,8 @@ def summary_rows(summary: Sequence[dict[str, Any]]) -> list[dict[str, object]]:
     rows: list[dict[str, object]] = []
     for item in summary:
         question, tally = item["question"], dict(item["tally"])
+        if question.get("lobby"):  # the room opened before the first question: nothing was asked
+            continue
         model = item.get("model_answer")
         top = max(tally.values(), default=0)
         rows.append(

@@ -205,6 +205,29 @@ def test_a_timed_question_counts_down_on_every_screen_and_closes_its_answers(
     assert any("Time's up" in m.value for m in teacher.markdown)
 
 
+def test_the_room_opens_first_the_teacher_sees_who_joined_then_asks(store: object) -> None:
+    """Issue 33: a lobby: students join and wait; the teacher sees how many joined and the names given, then asks."""
+    teacher = open_link("heads", **HEADS_QUIZ)
+    teacher.button(key="live_lobby").click().run()
+    assert_clean(teacher)
+    live = teacher.session_state["live_class"]
+    ana, other = student(live.code, name="Ana"), student(live.code)
+    assert any("first question appears here" in i.value for i in ana.info)
+    assert not [b for b in ana.get("selectbox") if b.key.startswith("join_pick")]  # nothing to answer yet
+    teacher.run()
+    assert "## 2" in [m.value for m in teacher.markdown]  # joined: two, before any question
+    assert any("2 students joined" in e.label for e in teacher.expander)
+    assert any("Ana" in m.value for m in teacher.markdown)
+    assert any("room is open" in i.value for i in teacher.info)
+    teacher.button(key="live_next").click().run()
+    assert_clean(teacher)
+    assert store.status(live.code).question["row"] == "it"
+    other.run()
+    assert "street" in other.selectbox(key=f"join_pick_{live.code}_2").options
+    teacher.button(key="live_end").click().run()
+    assert "lobby" not in teacher.session_state["live_class_summary"][1]  # the summary has the questions asked
+
+
 def test_wrong_codes_get_a_clear_message_and_are_rate_limited(store: object) -> None:
     at = open_link("join")
     messages = []

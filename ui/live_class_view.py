@@ -98,7 +98,14 @@ def start_live_class(asked: QuizQuestion) -> None:
         )
         question_settings()
         timer_setting()
-        st.button(_("Start a live class"), type="primary", key="live_start", on_click=_start, args=(asked,))
+        start, lobby = st.columns(2)
+        start.button(_("Start a live class"), type="primary", key="live_start", on_click=_start, args=(asked,))
+        lobby.button(
+            _("Open the room first"),
+            key="live_lobby",
+            on_click=_open_room,
+            help=_("Students join and wait; you see who is in, then ask this question when they are ready."),
+        )
         error = st.session_state.pop("live_error", None)
         if error:  # a question the store cannot keep
             st.error(plain(error))
@@ -154,6 +161,19 @@ def _start(asked: QuizQuestion) -> None:
     _asked()
 
 
+LOBBY = {"lobby": True, "text": "The room is open: the first question comes next."}  # a class's question 0
+
+
+def _open_room() -> None:
+    """A class whose first "question" is the lobby: students join and wait; the teacher asks when all are in."""
+    try:
+        code, key = class_store().create(dict(LOBBY))
+    except StoreUnavailableError as error:
+        st.session_state["live_error"] = say(error)
+        return
+    keep_teaching(TeacherClass(code, key))
+
+
 def _ask_next(teacher: TeacherClass, asked: QuizQuestion) -> None:
     try:
         class_store().next_question(teacher.code, teacher.key, _record(asked))
@@ -197,11 +217,14 @@ def _qr_png(link: str) -> bytes | None:
 
 
 def _another_question(teacher: TeacherClass, asked: QuizQuestion, current: dict[str, Any]) -> None:
-    st.info(
-        _("The class is still on question {word}. This page asks another one.").format(
-            word=isolate(plain(str(current.get("row", ""))))
+    if current.get("lobby"):
+        st.info(_("The room is open: students join and wait. Ask this question when everyone is in."))
+    else:
+        st.info(
+            _("The class is still on question {word}. This page asks another one.").format(
+                word=isolate(plain(str(current.get("row", ""))))
+            )
         )
-    )
     question_settings()
     timer_setting()
     st.button(_("Ask this question next"), type="primary", key="live_next", on_click=_ask_next, args=(teacher, asked))
@@ -277,6 +300,9 @@ def _draw_panel(
     qr = _qr_png(link)
     if qr is not None:
         picture.image(qr, caption=_("Scan to join"), width=150)
+    if question.get("lobby"):  # the room is open: who joined, then the page's question is asked
+        _lobby(teacher, status.joined)
+        return
     _countdown(status.seconds_left(time.time()), status.revealed)
     shown = status.revealed or st.toggle(
         _("Show the class's answers as they come in"),

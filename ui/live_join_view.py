@@ -173,6 +173,9 @@ def _in_class(code: str) -> None:
     row.button(_("Leave"), key="join_leave", on_click=_leave)
     _watch(code, (status.question_number, status.revealed, status.ended))
     question = status.question
+    if question.get("lobby"):
+        st.info(_("You are in. The teacher's first question appears here by itself."), icon=":material/groups:")
+        return
     _ask(question, status.question_number)
     _teacher_away(status)
     if status.revealed:
