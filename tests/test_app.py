@@ -189,8 +189,10 @@ def test_long_text_is_cut_at_512_and_long_axes_label_every_few_words() -> None:
     assert any("only the first 512" in w.value for w in at.warning)
     assert any("label every few words" in i.value for i in at.info)
     ticks = word_axes(at)[0][0]
-    # every 26th of 512 words: at most 40 labels per axis, and every 13th's boxes ran into each other at 1400 px
-    assert ticks == [f"w{i}" for i in range(0, 512, 26)]
+    # every k-th of 512 words, at most 40 labels per axis (the labels' type shrinks to its floor before they are
+    # thinned, figures/screen.py: every 13th at 1400 px; tests/test_browser_fit.py checks what Chromium draws)
+    step = int(ticks[1][1:])
+    assert 2 <= step <= 26 and len(ticks) <= 40 and ticks == [f"w{i}" for i in range(0, 512, step)]
     matrix = figures(at)[1]["data"][0]["z"]  # the similarities: a typed array of 512 × 512 for the browser
     assert matrix["shape"] in ("512, 512", [512, 512])
 
