@@ -7,6 +7,7 @@ import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from attention_core.figures.heatmaps import word_labels
+from attention_core.figures.screen import finish
 from attention_core.figures.training import accuracy_curve, history_table, loss_curve
 from attention_core.models.archive import MAX_ARCHIVE_BYTES, load_model_archive
 from attention_core.models.checkpoint import CheckpointError
@@ -21,8 +22,8 @@ from ui.corpora import CORPUS_CHOICES, PASTE, UPLOAD, chosen_corpus
 from ui.i18n import N_, _, keep_choice_across_languages, ngettext, option_labels, say, translated_figure
 from ui.models import RUN_KEY, UPLOADED_KEY, my_run, prefer_my_model
 from ui.navigation import ensure_app_frame
+from ui.screen import current_screen
 from ui.show import head_grid, plain
-from ui.style import for_projector
 from ui.train_form import (
     MODEL_LABELS,
     corpus_label,
@@ -346,8 +347,9 @@ def live_view(was_running: bool) -> None:
     elif progress.status == "stopped":
         st.caption(_("Stopped while the text was being prepared, before step 1: there is no model to keep yet."))
     loss_col, accuracy_col = st.columns(2)
-    loss_col.plotly_chart(for_projector(translated_figure(loss_curve(table))), key="train_loss")
-    accuracy_col.plotly_chart(for_projector(translated_figure(accuracy_curve(table))), key="train_accuracy")
+    # Each curve in half the page: its title on two lines, or smaller, where one line would run off its edge
+    for where, curve, key in ((loss_col, loss_curve, "train_loss"), (accuracy_col, accuracy_curve, "train_accuracy")):
+        where.plotly_chart(finish(curve(table), current_screen(), share=0.5, translate=translated_figure), key=key)
     if progress.evaluations:
         step, scores = progress.evaluations[-1]
         accuracy_col.caption(

@@ -8,12 +8,13 @@ import itertools
 
 import numpy as np
 import plotly.colors
+import plotly.graph_objects as go
 import pytest
 import torch
 
 from attention_core.figures.heatmaps import heatmap, heatmap_grid
 from attention_core.figures.label_placement import text_width
-from attention_core.figures.screen import Screen, finish
+from attention_core.figures.screen import LABEL_FLOOR_PX, Screen, finish
 
 PHONE, PROJECTOR, DESKTOP = Screen(390, 844), Screen(1280, 720, presentation=True), Screen(1400, 900)
 WORDS = [
@@ -250,3 +251,35 @@ def test_the_lens_with_the_hidden_words_column_writes_every_cell_on_every_screen
     assert written == [(r, c) for r in range(4) for c in range(4)]  # every cell once, the dark ones too
     size = min(t.textfont.size for t in _numbers(figure))
     assert size >= (14 if screen.presentation else 9)
+
+
+@pytest.mark.parametrize("screen", [PHONE, PROJECTOR, DESKTOP], ids=["phone", "projector", "desktop"])
+@pytest.mark.parametrize(
+    "title, share",
+    [
+        ("Training loss (cross-entropy at the masked words)", 0.5),  # the Train page's two curves, side by side
+        ("Held-out accuracy: the masked word guessed first time", 0.5),
+        ("مسبار خطي (linear probe) على المتجه المجمَّع لكل طبقة", 1.0),  # Abstraction's probe, in Arabic
+    ],
+)
+def test_a_long_figure_title_is_wrapped_or_shrunk_within_the_figure(screen: Screen, title: str, share: float) -> None:
+    """Measured in Chromium (issue 32), these titles ran off their chart's edge on a phone or a projector: each
+    line of a finished title fits the figure's width at its size, never below the screen's floor, and a title on
+    two lines has the top margin for both."""
+    figure = go.Figure(go.Scatter(x=[0, 1], y=[0, 1]), layout={"title": {"text": title, "x": 0.0}, "height": 300})
+    figure.update_layout(margin={"l": 10, "r": 10, "t": 50, "b": 10})
+    finished = finish(figure, screen, share=share)
+    size = finished.layout.title.font.size or round((finished.layout.font.size or 12) * 1.4)
+    lines = finished.layout.title.text.split("<br>")
+    assert size >= LABEL_FLOOR_PX[screen.kind]
+    assert max(text_width(line, size) for line in lines) <= screen.figure_px(share)
+    assert " ".join(lines) == title
+    if len(lines) == 2:
+        assert finished.layout.margin.t >= size * 2.4 and finished.layout.height > 300
+
+
+def test_a_title_that_fits_is_left_as_it_is() -> None:
+    figure = go.Figure(go.Scatter(x=[0, 1], y=[0, 1]), layout={"title": {"text": "Loss", "x": 0.0}, "height": 300})
+    finished = finish(figure, DESKTOP)
+    assert finished.layout.title.text == "Loss" and finished.layout.title.font.size is None
+    assert finished.layout.height == 300

@@ -13,6 +13,8 @@ at the width the figure is actually drawn:
   else every k-th, so that none overlap;
 - a grid's panel titles: smaller where they would run into the next, else every k-th panel's.
 
+On every figure, its title too (fit_title): on one line, else on two, else in smaller type, within its width.
+
 Sizes are estimates (figures.label_placement.text_width: a character's width in ems, measured in Chromium with these
 fonts; an SVG text box is BOX_EMS tall); bench/figure_overlaps.py counts what Chromium actually draws.
 """
@@ -101,9 +103,48 @@ def finish(
         figure = outline(figure)
     kinds = {trace.get("type") for trace in figure._data}
     if "heatmap" in kinds:
-        return fit(figure, screen, share)
-    figure = enlarged(figure, PRESENTATION_SCALE) if screen.presentation else figure
-    return fit_bars(figure, screen, share) if kinds == {"bar"} else figure
+        figure = fit(figure, screen, share)
+    else:
+        figure = enlarged(figure, PRESENTATION_SCALE) if screen.presentation else figure
+        figure = fit_bars(figure, screen, share) if kinds == {"bar"} else figure
+    fit_title(figure._layout, screen, share)
+    return figure
+
+
+TITLE_PAD_PX = 6  # above and below a title wrapped onto two lines
+
+
+def fit_title(layout: Props, screen: Screen, share: float = 1.0) -> None:
+    """The figure's title within the figure's width (in place): on one line at its own size, else on two (the top
+    margin and the height grow to hold both), else in smaller type, down to the screen's floor (LABEL_FLOOR_PX). A
+    title is Plotly's 1.4 × the figure's type unless it names its own size; drawn from the figure's left edge."""
+    title = layout.get("title")
+    if not isinstance(title, dict) or not title.get("text") or "<br>" in str(title["text"]):
+        return
+    text = str(title["text"])
+    base = float((layout.get("font") or {}).get("size") or 12)
+    size = float((title.get("font") or {}).get("size") or round(base * 1.4))
+    room = screen.figure_px(share) - 4 * _GAP_PX
+    floor = min(size, LABEL_FLOOR_PX[screen.kind])
+    for s in range(int(size), int(floor) - 1, -1):  # a title is drawn in the figure's normal weight, not bold
+        if text_width(text, s) <= room:
+            if s != size:
+                title.setdefault("font", {})["size"] = s
+            return
+        two = _two_lines(text, s, room, text_width)
+        if max(text_width(line, s) for line in two.split("<br>")) <= room or s == int(floor):
+            break
+    title.setdefault("font", {})["size"] = s
+    title["text"] = two
+    # Plotly centres a title in the top margin (measured in Chromium: two lines of 24 px drawn 58 px tall, 73 in
+    # Arabic), and the top y tick label reaches half its height above the plot: a tick label's height more keeps
+    # both clear of the title
+    margin = layout.setdefault("margin", {})
+    top = float(margin.get("t", 100))
+    wanted = math.ceil((s * (_BOX + _LINE_EMS) + base * _BOX) + 2 * TITLE_PAD_PX)
+    if wanted > top:
+        margin["t"] = wanted
+        layout["height"] = round((layout.get("height") or 450) + wanted - top)
 
 
 @dataclass(frozen=True)
@@ -307,13 +348,15 @@ def _fit_titles(layout: Props, columns: list[str], plot: _Plot, screen: Screen, 
             annotation["text"] = ""
 
 
-def _two_lines(text: str, size: float, room: float) -> str:
-    """The text broken at the space that makes its longer line shortest, where one line does not fit `room`."""
+def _two_lines(text: str, size: float, room: float, width: Callable[[str, float], float] | None = None) -> str:
+    """The text broken at the space that makes its longer line shortest, where one line does not fit `room`
+    (widths by `width`: a bold title's, unless given)."""
+    width = width or _bold_width
     words = text.split(" ")
-    if _bold_width(text, size) <= room or len(words) < 2:
+    if width(text, size) <= room or len(words) < 2:
         return text
     cuts = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
-    first, second = min(cuts, key=lambda cut: max(_bold_width(part, size) for part in cut))
+    first, second = min(cuts, key=lambda cut: max(width(part, size) for part in cut))
     return f"{first}<br>{second}"
 
 
