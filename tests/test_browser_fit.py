@@ -32,11 +32,10 @@ STILL_THINNED |= {"heads_roles": ("phone",), "pairs_change": ("phone",), "heads_
 STILL_THINNED |= {"fill_blank_attention": ("projector",), "train_live": ALL}
 STILL_THINNED |= {key: ("phone",) for key in ("abstraction_map", "abstraction_map_without")}
 STILL_THINNED |= {key: ("projector",) for key in ("word_order_typed", "word_order_shuffled", "word_order_back")}
-# Texts still beyond their chart's edge: none (a long figure title is wrapped onto two lines or shrunk, in
-# figures.screen.fit_title). The head picker's H1 H2 … still overlap on a phone (drawn by ui.style.for_projector, not
-# figures.screen.finish).
+# Texts still beyond their chart's edge, or overlapping: none (a long figure title is wrapped onto two lines or shrunk,
+# figures.screen.fit_title; the head picker's squares and labels fit a phone, figures.screen.fit_points).
 STILL_OFF: dict[str, tuple[str, ...]] = {}
-STILL_OVERLAPPING = {"heads_picker_0": ("phone",)}
+STILL_OVERLAPPING: dict[str, tuple[str, ...]] = {}
 
 
 def _known(fault: str, size: Size, known: dict[str, tuple[str, ...]]) -> bool:

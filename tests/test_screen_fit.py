@@ -5,6 +5,7 @@ same pages is tests/test_browser_fit.py."""
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import plotly.colors
@@ -12,9 +13,11 @@ import plotly.graph_objects as go
 import pytest
 import torch
 
+from attention_core.figures.head_maps import head_picker
 from attention_core.figures.heatmaps import heatmap, heatmap_grid
 from attention_core.figures.label_placement import text_width
 from attention_core.figures.screen import LABEL_FLOOR_PX, Screen, finish
+from attention_core.models.head_roles import head_roles
 
 PHONE, PROJECTOR, DESKTOP = Screen(390, 844), Screen(1280, 720, presentation=True), Screen(1400, 900)
 WORDS = [
@@ -283,3 +286,26 @@ def test_a_title_that_fits_is_left_as_it_is() -> None:
     finished = finish(figure, DESKTOP)
     assert finished.layout.title.text == "Loss" and finished.layout.title.font.size is None
     assert finished.layout.height == 300
+
+
+@pytest.mark.parametrize("rtl", [False, True], ids=["en", "ar"])
+def test_the_head_picker_s_squares_and_labels_fit_a_phone(rtl: bool) -> None:
+    """MiniLM's 6 × 12 heads to click on a 390-px phone: its 43-px squares overlapped (12 of them in 358 px) and
+    Plotly padded the range by half a square, so the labels H1 … H12, turned upright, ran into each other (measured
+    in Chromium, issue 32). Each square now fits its column with a gap, the range is the cells', and the labels are
+    one text box apart at least."""
+    weights = torch.softmax(torch.randn(6, 12, 9, 9, generator=torch.Generator().manual_seed(0)), -1)
+    picker = head_picker(head_roles(weights, [True] + [False] * 7 + [True]), knocked=[(0, 0)], rtl=rtl)
+    finished = finish(picker, PHONE)
+    column_px = (PHONE.figure_px() - 20) / 12
+    assert finished.data[0].marker.size < column_px
+    assert sorted(finished.layout.xaxis.range) == [-0.5, 11.5] and finished.layout.xaxis.autorange is None
+    spacing = (PHONE.figure_px() - 20 - 25) / 12  # less the margins and the row labels L1 … L6
+    size = finished.layout.xaxis.tickfont.size
+    assert size >= 9
+    if finished.layout.xaxis.tickangle == 0:
+        assert text_width("H12", size) + 2 <= spacing
+    else:
+        assert size * 1.75 + 2 <= spacing * abs(math.sin(math.radians(finished.layout.xaxis.tickangle)))
+    desktop = head_picker(head_roles(weights, [True] * 9))
+    assert finish(go.Figure(desktop), DESKTOP).data[0].marker.size == desktop.data[0].marker.size  # as it was

@@ -11,7 +11,7 @@ import torch
 from attention_core.figures.head_maps import head_picker, head_values, importance_map
 from attention_core.figures.heatmaps import heatmap, heatmap_grid
 from attention_core.figures.numbers import written_alone
-from attention_core.figures.screen import panels_across
+from attention_core.figures.screen import finish, panels_across
 from attention_core.models.head_importance import HeadImportance, head_importance, measure_for
 from attention_core.models.head_roles import head_roles
 from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
@@ -26,7 +26,6 @@ from ui.linked_options import translated_options
 from ui.links import link_to_this_view
 from ui.screen import current_screen
 from ui.show import chart, guess_change_table, left_to_right, plain
-from ui.style import for_projector
 from ui.tokens import TokenDisplay, drawn_attention
 
 # What a knocked-out head sends: the options in English as links and lessons name them (?heads_ablation=…), shown
@@ -85,7 +84,7 @@ def knock_out_controls(
     knocked = [parse_head(name) for name in st.session_state.get(key) or []]
     picker = head_picker(head_roles(analysis.weights, analysis.special), knocked=knocked, rtl=rtl, translate=_)
     st.plotly_chart(
-        for_projector(translated_figure(picker)),
+        finish(picker, current_screen(), translate=translated_figure),  # squares and labels that fit a phone
         key=chart_key,
         on_select="rerun",
         selection_mode="points",

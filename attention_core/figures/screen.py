@@ -107,8 +107,34 @@ def finish(
     else:
         figure = enlarged(figure, PRESENTATION_SCALE) if screen.presentation else figure
         figure = fit_bars(figure, screen, share) if kinds == {"bar"} else figure
+    if kinds == {"scatter"}:
+        fit_points(figure, screen, share)
     fit_title(figure._layout, screen, share)
     return figure
+
+
+def fit_points(figure: go.Figure, screen: Screen, share: float = 1.0) -> None:
+    """A map of heads drawn as squares to click (figures.head_maps.head_picker: layers × heads, each point's
+    customdata its head), in place: where its squares are wider than its cells (12 heads on a phone), each square
+    and its ✕ shrunk to its cell with a gap around it, and the axes' ranges fixed to the cells (Plotly pads a range
+    by half a marker, which took the columns' room); its column labels fitted (level, turned, smaller, thinned)."""
+    layout: Props = figure._layout
+    meta = _meta(layout)
+    points = [trace for trace in figure._data if trace.get("customdata") is not None]
+    if not points or "cols" not in meta or "rows" not in meta:
+        return
+    columns, rows = list(meta["cols"]), list(meta["rows"])
+    plot = _plot_area(layout, figure._data, screen.figure_px(share), len(columns), len(rows))
+    side = int(0.82 * min(plot.column_px, plot.row_px))
+    marker = points[0].setdefault("marker", {})
+    if (marker.get("size") or 0) > side:
+        marker["size"] = side
+        points[0].setdefault("textfont", {})["size"] = max(9, side // 2)
+        for name, n in (("xaxis", len(columns)), ("yaxis", len(rows))):
+            axis = layout.setdefault(name, {})
+            backwards = axis.pop("autorange", None) == "reversed"
+            axis["range"] = [n - 0.5, -0.5] if backwards else [-0.5, n - 0.5]
+    _fit_x_labels(layout.setdefault("xaxis", {}), columns, plot, 1, LABEL_FLOOR_PX[screen.kind])
 
 
 TITLE_PAD_PX = 6  # above and below a title wrapped onto two lines
