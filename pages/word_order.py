@@ -6,12 +6,14 @@ import streamlit as st
 
 from attention_core.figures.heatmaps import dimension_labels, heatmap, word_labels
 from attention_core.figures.numbers import number_format, reads_zero, written, written_alone
+from attention_core.figures.screen import panels_across
 from attention_core.story.attention import attend
 from attention_core.story.text import ReadSentence
 from attention_core.story.word_order import shuffle_effect
 from ui.controls import embed, embedding_controls, sentence_input
 from ui.i18n import _
 from ui.navigation import ensure_app_frame
+from ui.screen import current_screen
 from ui.show import chart, plain, show_step
 from ui.word_order_controls import reorder_controls
 
@@ -87,14 +89,16 @@ st.caption(
         "back in the typed order so the cells can be compared one by one"
     ).format(n=n, d=d)
 )
-typed, mixed, back = st.columns(3)
+# Side by side in thirds, or one under another where a third would leave words unlabelled (a projector's)
+share = 1 / 3 if panels_across(current_screen(), n, share=1 / 3) else 1.0
+typed, mixed, back = st.columns(3) if share < 1 else (st.container(), st.container(), st.container())
 chart(
     where=typed,
     figure=heatmap(
         effect.original, labels, labels, kind="signed", rtl=sentence.rtl, title=_("as typed"), height=380, compact=True
     ),
     key="word_order_typed",
-    share=1 / 3,  # one of st.columns(3)
+    share=share,
 )
 chart(
     where=mixed,
@@ -109,7 +113,7 @@ chart(
         compact=True,
     ),
     key="word_order_shuffled",
-    share=1 / 3,  # one of st.columns(3)
+    share=share,
 )
 chart(
     where=back,
@@ -124,7 +128,7 @@ chart(
         compact=True,
     ),
     key="word_order_back",
-    share=1 / 3,  # one of st.columns(3)
+    share=share,
 )
 st.markdown(
     _("**Put back − as typed** ({how})").format(how=plain(reordering))
