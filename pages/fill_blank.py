@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from attention_core.figures.heatmaps import heatmap, word_labels
+from attention_core.figures.screen import labels_every_word
 from attention_core.models.interface import Analysis, MaskedWordModel
 from attention_core.story.text import MASK, Token
 from ui.bidi import chip_row
@@ -18,6 +19,7 @@ from ui.knock_out_view import knock_out_controls, show_blank_attention_change, s
 from ui.models import NO_ENGLISH_MASKED_MODEL, masked_word_model, what_the_model_can_guess
 from ui.navigation import ensure_app_frame
 from ui.rollout_view import show_word_flow
+from ui.screen import current_screen
 from ui.short_text import short_sentence_caption
 from ui.show import chart, flag_model_cut, flag_unknown_words, plain
 from ui.tokens import TokenDisplay
@@ -79,7 +81,17 @@ if blank >= model.max_words:
 analysis = model.analyze(tokens)
 flag_model_cut(len(tokens), model.words_read(tokens))
 flag_unknown_words(analysis.labels[1:], analysis.known[1:])
-left, right = st.columns([1, 2])
+rows, matrix = analysis.attention_from(blank + 1)  # +1: the model's [CLS] comes first
+n_heads = analysis.weights.shape[1]
+shown = [  # the rows' names as drawn; the figure's data keeps "layer 1 · head 1", which lessons point at
+    _("layer {layer} · head {head}").format(layer=i // n_heads + 1, head=i % n_heads + 1) for i in range(len(rows))
+]
+labels = word_labels(analysis.labels, analysis.known)
+looked = heatmap(matrix, rows, labels, kind="weights", rtl=sentence.rtl, shown_rows=shown)
+# The guesses beside "where the blank looked", in a third of the page, or above it where two thirds would leave
+# some of its words unlabelled (a projector's)
+share = 2 / 3 if labels_every_word(looked, current_screen(), share=2 / 3) else 1.0
+left, right = st.columns([1, 2]) if share < 1 else (st.container(), st.container())
 with left:
     st.subheader(_("Its guesses"))
     guesses = pd.DataFrame(model.guesses(analysis.final[blank + 1], k), columns=["word", "probability"])  # +1: [CLS]
@@ -106,7 +118,6 @@ with left:
     )
 with right:
     st.subheader(_("Where the blank looked"))
-    rows, matrix = analysis.attention_from(blank + 1)  # +1: the model's [CLS] comes first
     st.latex(
         r"A^{(\ell,h)}_{\mathrm{blank},\,:} = \mathrm{softmax}\!\left(\frac{V1_{\mathrm{blank}}\,V2^\top}"
         r"{\sqrt{d_h}} + B\right)"
@@ -116,16 +127,7 @@ with right:
             n=matrix.shape[1], heads=matrix.shape[0]
         )
     )
-    labels = word_labels(analysis.labels, analysis.known)
-    n_heads = analysis.weights.shape[1]
-    shown = [  # the rows' names as drawn; the figure's data keeps "layer 1 · head 1", which lessons point at
-        _("layer {layer} · head {head}").format(layer=i // n_heads + 1, head=i % n_heads + 1) for i in range(len(rows))
-    ]
-    chart(
-        figure=heatmap(matrix, rows, labels, kind="weights", rtl=sentence.rtl, shown_rows=shown),
-        key="fill_blank_attention",
-        share=2 / 3,  # the right of st.columns([1, 2])
-    )
+    chart(figure=looked, key="fill_blank_attention", share=share)
     st.caption(
         _(
             "Row = one head of one layer; each row is a softmax over the sentence and sums to 1. "

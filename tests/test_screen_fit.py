@@ -16,7 +16,7 @@ import torch
 from attention_core.figures.head_maps import head_picker
 from attention_core.figures.heatmaps import heatmap, heatmap_grid
 from attention_core.figures.label_placement import text_width
-from attention_core.figures.screen import LABEL_FLOOR_PX, Screen, finish
+from attention_core.figures.screen import LABEL_FLOOR_PX, Screen, finish, labels_every_word
 from attention_core.models.head_roles import head_roles
 
 PHONE, PROJECTOR, DESKTOP = Screen(390, 844), Screen(1280, 720, presentation=True), Screen(1400, 900)
@@ -309,3 +309,16 @@ def test_the_head_picker_s_squares_and_labels_fit_a_phone(rtl: bool) -> None:
         assert size * 1.75 + 2 <= spacing * abs(math.sin(math.radians(finished.layout.xaxis.tickangle)))
     desktop = head_picker(head_roles(weights, [True] * 9))
     assert finish(go.Figure(desktop), DESKTOP).data[0].marker.size == desktop.data[0].marker.size  # as it was
+
+
+def test_a_page_asks_whether_two_thirds_of_a_projector_label_every_word() -> None:
+    """Fill the blank's "where the blank looked" (72 rows "layer 1 · head 1" × 7 words): in two thirds of a projector
+    its row labels took the width and 4 of 7 words kept a label (Chromium, issue 32); the page asks first, and draws it
+    under the guesses there."""
+    rows = [f"layer {layer} · head {head}" for layer in range(1, 7) for head in range(1, 13)]
+    words = ["[CLS]", "إن", "الله", "على", "كل", "شيء", "[MASK]"]
+    figure = heatmap(torch.softmax(torch.randn(72, 7), -1), rows, words, kind="weights", shown_rows=rows)
+    before = figure.to_json()
+    assert not labels_every_word(figure, PROJECTOR, share=2 / 3)
+    assert labels_every_word(figure, PROJECTOR) and labels_every_word(figure, DESKTOP, share=2 / 3)
+    assert figure.to_json() == before  # the figure asked about is left as it was

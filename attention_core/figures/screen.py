@@ -113,6 +113,15 @@ def finish(
     return figure
 
 
+def labels_every_word(figure: go.Figure, screen: Screen, share: float = 1.0) -> bool:
+    """Whether a heatmap drawn in `share` of the page's width on `screen` keeps a label on each of its word columns
+    (a page asks before it puts the figure in a column rather than under the rest). Fits a copy."""
+    copy = go.Figure(figure)
+    columns = _categories(copy._layout, copy._data, "x")
+    shown = (fit(copy, screen, share)._layout.get("xaxis") or {}).get("tickvals")
+    return shown is None or len(shown) >= len(columns)
+
+
 def fit_points(figure: go.Figure, screen: Screen, share: float = 1.0) -> None:
     """A map of heads drawn as squares to click (figures.head_maps.head_picker: layers × heads, each point's
     customdata its head), in place: where its squares are wider than its cells (12 heads on a phone), each square
