@@ -21,14 +21,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 # Charts whose word columns (or rows) are still thinned, every k-th, where the hover and the CSV name the rest, by
 # chart key and screen (bench/figure_overlaps.py, docs/runs/figure_overlaps_issue32.txt); issue 32 left them for a
-# later split: Multi-head's raw | this head | head − raw, a pair's cell explained, a knocked-out head before | after,
+# later split: Multi-head's raw | this head | head − raw, a pair's cell explained,
 # its whole grid on a desktop (MiniLM's 78 panels) and the maps of 12 heads (roles, pairs' change) on a phone;
 # Abstraction's word maps of 16 words on a phone; Minimal pairs' picked head A | B;
-# the Train page's live probe grid. (Word order's three maps, and Fill the blank's "where the blank looked", go one
-# under another where columns would thin them: figures.screen.panels_across, labels_every_word.)
+# the Train page's live probe grid. (Word order's three maps, Fill the blank's "where the blank looked" and a
+# knocked-out head before | after go one under another where columns would thin them: figures.screen.panels_across,
+# labels_every_word.)
 ALL = ("phone", "projector", "desktop")
 STILL_THINNED = {"heads_raw": ALL, "heads_pair": ALL, "pairs_picked": ALL, "heads_grid": ("desktop",)}
-STILL_THINNED |= {"heads_roles": ("phone",), "pairs_change": ("phone",), "heads_knock_out_head": ("phone", "projector")}
+STILL_THINNED |= {"heads_roles": ("phone",), "pairs_change": ("phone",)}
 STILL_THINNED |= {"train_live": ALL}
 STILL_THINNED |= {key: ("phone",) for key in ("abstraction_map", "abstraction_map_without")}
 # Texts still beyond their chart's edge, or overlapping: none (a long figure title is wrapped onto two lines or shrunk,

@@ -200,16 +200,21 @@ def show_attention_change(
     layer, head = parse_head(chosen)
     was = drawn_attention(before.weights[layer, head], before, display)[0]
     now, labels = drawn_attention(after.weights[layer, head], after, display)
-    panels = torch.stack([was, now, now - was])[None]
+    # Side by side where the page labels every word of three panels (issue 32), else one under another (rows told
+    # apart by invisible marks); the panels keep their names either way, which lessons point at.
+    across = 3 if panels_across(current_screen(), len(labels)) >= 3 else 1
+    names = [EVERY_HEAD, KNOCKED_OUT, DIFFERENCE]
+    panels = torch.stack([was, now, now - was]).reshape(3 // across, across, *was.shape)
     figure = heatmap_grid(
         panels,
         labels,
-        row_names=[""],
-        column_names=[EVERY_HEAD, KNOCKED_OUT, DIFFERENCE],
+        row_names=[""] if across == 3 else ["\u200b" * (r + 1) for r in range(3)],
+        column_names=names if across == 3 else ["\u200b"],
         rtl=rtl,
-        panel_height=380,
-        signed=frozenset({(0, 2)}),
+        panel_height=380 if across == 3 else 300,
+        signed=frozenset({(0, 2)} if across == 3 else {(2, 0)}),
         translate=_,
+        panel_names=None if across == 3 else [[name] for name in names],
     )
     chart(figure, f"{page}_knock_out_head")
     st.caption(
