@@ -13,7 +13,9 @@ at the width the figure is actually drawn:
   else every k-th, so that none overlap;
 - a grid's panel titles: smaller where they would run into the next, else every k-th panel's.
 
-On every figure, its title too (fit_title): on one line, else on two, else in smaller type, within its width.
+On every figure, its title too (fit_title): on one line, else on two, else in smaller type, within its width; on a
+map of heads drawn as squares to click, its squares and labels (fit_points). A page asks labels_every_word before it
+puts a heatmap in a column rather than under the rest.
 
 Sizes are estimates (figures.label_placement.text_width: a character's width in ems, measured in Chromium with these
 fonts; an SVG text box is BOX_EMS tall); bench/figure_overlaps.py counts what Chromium actually draws.
