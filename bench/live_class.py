@@ -173,7 +173,11 @@ class Student:
             self.told_full += 1
             await self.tab.close()
             query = "new_seat=1"  # the full page's own link: nginx draws this browser another process
-        submit = next(k for k, w in self.tab.widgets.items() if w.kind == "button" and w.proto.is_form_submitter)
+        submit = next(
+            k
+            for k, w in self.tab.widgets.items()
+            if w.kind == "button" and w.proto.is_form_submitter and w.proto.form_id == "join_form"
+        )
         run = await self.recorder.time(
             self.index, "student: join", lambda: self.tab.set({"join_code": code, "join_name": "", submit: True})
         )

@@ -83,7 +83,11 @@ async def join(index: int, url: str, code: str, watch: Watch) -> Pupil:
     await tab.connect()
     tab.query_string = urlencode({"code": code})
     watch.saw(await tab.open("join"))
-    submit = next(k for k, w in tab.widgets.items() if w.kind == "button" and w.proto.is_form_submitter)
+    submit = next(
+        k
+        for k, w in tab.widgets.items()
+        if w.kind == "button" and w.proto.is_form_submitter and w.proto.form_id == "join_form"
+    )
     watch.saw(await tab.set({"join_code": code, "join_name": f"s{index}", submit: True}))
     return Pupil(index, url, tab, key=f"join_pick_{code}_1")
 

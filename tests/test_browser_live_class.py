@@ -37,6 +37,7 @@ WATCH_REVEAL = """() => { window.revealedAt = null; new MutationObserver((_, obs
     }
   }).observe(document.body, {childList: true, subtree: true}); }"""
 COUNT = ".st-key-live_class_count h2"
+JOIN_BUTTON = "[data-testid=stBaseButton-primaryFormSubmit]"  # the Join form's (the teacher's remote form is secondary)
 # The projector's chart has the model's bars (its second trace has heights): the reveal is on the projector.
 MODEL_BARS_DRAWN = """() => { const plot = document.querySelector("[class*='st-key-live_class_tally'] .js-plotly-plot");
     return !!plot && !!plot.data && plot.data.length > 1 && plot.data[1].y.some(y => y !== null && y > 0); }"""
@@ -107,15 +108,13 @@ def test_a_projector_and_two_phones_run_a_question_and_the_reveal_reaches_them_w
     join = f"{server}/join?code={code}"
     assert teacher.get_by_text(f"or at {join}").count() == 1  # the link from the browser's own address
 
-    phone_context = browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True, has_touch=True
-    )
+    phone_context = phone_in(browser)
     arabic_context = browser.new_context(viewport={"width": 1000, "height": 900}, locale="ar")
     phone, arabic = phone_context.new_page(), arabic_context.new_page()
     phone.goto(join)
     arabic.goto(join.replace(server, other_server))
     for page in (phone, arabic):  # the code is in the box: one tap on Join
-        page.locator("[data-testid=stFormSubmitButton] button").click(timeout=60_000)
+        page.locator(JOIN_BUTTON).click(timeout=60_000)
         page.locator("[class*='st-key-join_pick']").wait_for(timeout=60_000)
     arabic.wait_for_function("document.documentElement.dir === 'rtl'", timeout=15_000)  # the Arabic interface
     pick(phone, "street")
@@ -168,7 +167,7 @@ def test_a_projector_and_two_phones_run_a_question_and_the_reveal_reaches_them_w
 # Issue 33: a class a teacher can trust. Every check below failed before: a reload lost the teacher's panel and
 # presentation mode, a reload or a second tab counted a student again, a student's reload showed the Join form.
 JOINED = ".st-key-live_class_joined h2"
-JOIN_FORM = "[data-testid=stFormSubmitButton] button"
+JOIN_FORM = JOIN_BUTTON
 
 
 def big_number(page: object, selector: str) -> str:
@@ -179,6 +178,20 @@ def wait_for_number(page: object, selector: str, value: str, timeout_ms: int = 1
     page.wait_for_function(
         f"() => document.querySelector('{selector}')?.innerText.trim() === '{value}'", timeout=timeout_ms
     )
+
+
+def phone_in(browser: object, **options: object) -> object:
+    """A 390 × 844 phone's browser context (touch, 3× pixels)."""
+    return browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True, has_touch=True, **options
+    )
+
+
+def class_on_a_projector(browser: object, base: str) -> tuple[object, object, str]:
+    """(the projector's context, its page, the class code): a class started on the Multi-head quiz at 1280 × 720."""
+    projector = browser.new_context(viewport={"width": 1280, "height": 720})
+    teacher = projector.new_page()
+    return projector, teacher, start_class(teacher, base)
 
 
 def start_class(page: object, base: str) -> str:
@@ -199,9 +212,7 @@ def join(page: object, link: str) -> None:
 def test_a_teacher_reload_or_another_process_resumes_the_class_in_presentation_mode(
     server: str, other_server: str, browser: object
 ) -> None:
-    projector = browser.new_context(viewport={"width": 1280, "height": 720})
-    teacher = projector.new_page()
-    code = start_class(teacher, server)
+    projector, teacher, code = class_on_a_projector(browser, server)
     teacher.get_by_text("This class: its summary and the lesson plan").click()
     teacher.get_by_role("button", name="Add this question to the plan").click()
     teacher.get_by_role("button", name="Download the plan (JSON)").wait_for(timeout=15_000)
@@ -228,12 +239,8 @@ def test_a_teacher_reload_or_another_process_resumes_the_class_in_presentation_m
 def test_one_student_is_counted_once_across_reloads_and_tabs_and_keeps_her_answer(
     server: str, other_server: str, browser: object
 ) -> None:
-    projector = browser.new_context(viewport={"width": 1280, "height": 720})
-    teacher = projector.new_page()
-    code = start_class(teacher, server)
-    phone_context = browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True, has_touch=True
-    )
+    projector, teacher, code = class_on_a_projector(browser, server)
+    phone_context = phone_in(browser)
     phone = phone_context.new_page()
     join(phone, f"{server}/join?code={code}")
     pick(phone, "street")
@@ -315,12 +322,8 @@ def test_redis_stopped_mid_class_shows_no_traceback_and_an_answer_sent_meanwhile
 ) -> None:
     """Issue 33: Redis down showed a raw traceback on phones and projector, and an answer given meanwhile was lost."""
     base, port, folder, running = redis_class
-    projector = browser.new_context(viewport={"width": 1280, "height": 720})
-    teacher = projector.new_page()
-    code = start_class(teacher, base)
-    phone_context = browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True, has_touch=True, locale="ar"
-    )
+    projector, teacher, code = class_on_a_projector(browser, base)
+    phone_context = phone_in(browser, locale="ar")
     phone = phone_context.new_page()
     join(phone, f"{base}/join?code={code}")
     running[0].terminate()  # redis-server stops (it writes its append-only file first)
@@ -350,12 +353,8 @@ def test_the_teachers_phone_controls_the_class_once_the_projector_allows_its_num
     server: str, browser: object
 ) -> None:
     """Issue 33: presenter controls on a second device (the teacher's phone) while the projector only shows."""
-    projector = browser.new_context(viewport={"width": 1280, "height": 720})
-    teacher = projector.new_page()
-    code = start_class(teacher, server)
-    remote_context = browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True, has_touch=True
-    )
+    projector, teacher, code = class_on_a_projector(browser, server)
+    remote_context = phone_in(browser)
     remote = remote_context.new_page()
     remote.goto(f"{server}/join")
     remote.get_by_text("Teacher: control your class from this phone").click()

@@ -268,6 +268,9 @@ def _live_panel(teacher: TeacherClass, question: dict[str, Any], *, same: bool, 
         _check_in(teacher)
     except ClassNotFound:
         status = None
+    except PermissionError:  # this device's key no longer opens the class (another device took its place)
+        stop_teaching()
+        st.rerun(scope="app")
     except StoreUnavailableError as error:
         st.warning(say(error), icon=":material/cloud_off:")
         return

@@ -51,7 +51,7 @@ def remote_control() -> None:
             )
         )
         with st.form("remote_form", border=False, enter_to_submit=True):
-            st.text_input(_("Class code"), key="remote_code", max_chars=12)
+            st.text_input(_("The code of the class you teach"), key="remote_code", max_chars=12)
             pressed = st.form_submit_button(_("Ask to control this class"))
         if pressed:
             _ask(str(st.session_state.get("remote_code", "")))
