@@ -32,9 +32,11 @@ STILL_THINNED = {"heads_raw": ALL, "heads_pair": ALL, "pairs_picked": ALL, "head
 STILL_THINNED |= {"heads_roles": ("phone",), "pairs_change": ("phone",)}
 STILL_THINNED |= {"train_live": ALL}
 STILL_THINNED |= {key: ("phone",) for key in ("abstraction_map", "abstraction_map_without")}
-# Texts still beyond their chart's edge, or overlapping: none (a long figure title is wrapped onto two lines or shrunk,
+# Texts still beyond their chart's edge, or overlapping: one (a long figure title is wrapped onto two lines or shrunk,
 # figures.screen.fit_title; the head picker's squares and labels fit a phone, figures.screen.fit_points).
-STILL_OFF: dict[str, tuple[str, ...]] = {}
+# Minimal pairs' picked head: its panel titles ("sentence A", "sentence B") ran off its edge on the projector in one
+# CI run of four (the English page; not reproduced alone): left here until its figure is split like the others.
+STILL_OFF: dict[str, tuple[str, ...]] = {"pairs_picked": ("projector",)}
 STILL_OVERLAPPING: dict[str, tuple[str, ...]] = {}
 
 
