@@ -79,10 +79,14 @@ class SqliteStore:
         with closing(self._connect()) as connection:
             connection.execute("PRAGMA journal_mode=WAL")  # kept in the file: once is enough
             connection.executescript(SCHEMA)
+            # Several processes open a new file at once (deploy/serve.py): the look at the columns and the ALTER
+            # are one write transaction, or two processes both see a column missing and the second ALTER fails.
+            connection.execute("BEGIN IMMEDIATE")
             have = {row[1] for row in connection.execute("PRAGMA table_info(classes)")}
             for column, kind in LATER_COLUMNS.items():
                 if column not in have:
                     connection.execute(f"ALTER TABLE classes ADD COLUMN {column} {kind}")
+            connection.execute("COMMIT")
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
