@@ -85,10 +85,12 @@ OVERLAPS_JS = """
                                         .map(t => t.text);
     // The word columns (and rows) a heatmap or a bar chart over words draws, against those it labels: its x (y)
     // values less a grid's blank gaps (named from U+2060), where its axis shows labels and is not a long text's.
+    // Columns that are a vector's dimensions (meta.columns, figures.heatmaps.heatmap) are numbered, not words.
     const wanted = (name) => {
       const axis = (plot.layout || {})[name + 'axis'] || {};
       const traces = (plot.data || []).filter(t => t.type === 'heatmap' || t.type === 'bar');
       if (!traces.length || axis.showticklabels === false) return null;
+      if (name === 'x' && ((plot.layout || {}).meta || {}).columns === 'dimensions') return null;
       if (traces.every(t => t.type === 'bar') && name === 'y') return null;
       const values = new Set();
       for (const t of traces) for (const v of (t[name] || [])) if (!String(v).startsWith('\u2060')) values.add(v);

@@ -3,7 +3,7 @@
 import streamlit as st
 import torch
 
-from attention_core.figures.heatmaps import dimension_labels, heatmap, heatmap_grid, product_shape, word_labels
+from attention_core.figures.heatmaps import dimension_labels, heatmap, product_shape, word_labels
 from attention_core.models.head_view import compare_with_raw, explain_cell, head_view
 from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
 from attention_core.story.text import MASK, Token
@@ -24,7 +24,7 @@ from ui.navigation import ensure_app_frame
 from ui.progressive import first_heatmap
 from ui.query_key_view import head_picker, show_head_query_key_map
 from ui.rollout_view import show_word_flow
-from ui.show import chart, flag_model_cut, flag_unknown_words, head_grid, plain, show_step
+from ui.show import chart, flag_model_cut, flag_unknown_words, head_grid, plain, show_step, strip_of_panels
 from ui.tokens import TokenDisplay, drawn_attention, say_how_tokens_are_drawn, token_display
 
 ensure_app_frame()
@@ -139,19 +139,8 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
     st.subheader(_("Raw V·Vᵀ against the trained head"))
     raw = compare_with_raw(view)[0]
     raw = drawn_attention(raw, analysis, display)[0]
-    panels = torch.stack([raw, weights, weights - raw])[None]  # one figure: raw | this head | their difference
-    names = [RAW, THIS_HEAD, N_("head − raw")]
-    grid = heatmap_grid(
-        panels,
-        labels,
-        row_names=[""],
-        column_names=names,
-        rtl=rtl,
-        panel_height=380,
-        signed=frozenset({(0, 2)}),
-        translate=_,
-    )
-    chart(grid, "heads_raw")
+    panels = torch.stack([raw, weights, weights - raw])  # one figure: raw | this head | their difference
+    strip_of_panels(panels, labels, [RAW, THIS_HEAD, N_("head − raw")], rtl, "heads_raw", signed=frozenset({2}))
     st.caption(
         _(
             "raw = softmax(x·xᵀ/√d) of the same layer input; in head − raw, blue is where the head looks more, red "

@@ -273,7 +273,7 @@ def draw_probe(progress: Progress, index: int, key: str, start: str, *, bias: bo
                 "score, so a head can learn to look at the word before or after whatever the words are."
             )
         )
-    head_grid(snapshot.weights, labels, rtl, key, average=False)
+    head_grid(snapshot.weights, labels, rtl, key, average=False, whole_on_desktop=False)
 
 
 def progress_line(progress: Progress, last: StepReport) -> str:

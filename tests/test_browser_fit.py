@@ -19,26 +19,17 @@ server, browser = test_browser.server, test_browser.browser  # the same pytest f
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-# Charts whose word columns (or rows) are still thinned, every k-th, where the hover and the CSV name the rest, by
-# chart key and screen (bench/figure_overlaps.py, docs/runs/figure_overlaps_issue32.txt); issue 32 left them for a
-# later split: Multi-head's raw | this head | head − raw, a pair's cell explained,
-# its whole grid on a desktop (MiniLM's 78 panels) and the maps of 12 heads (roles, pairs' change) on a phone;
-# Abstraction's word maps of 16 words on a phone; Minimal pairs' picked head A | B;
-# the Train page's live probe grid. (Word order's three maps, Fill the blank's "where the blank looked" and a
-# knocked-out head before | after go one under another where columns would thin them: figures.screen.panels_across,
-# labels_every_word.)
+# Every word column and row is labelled on every chart (issue 32): panels go one under another where side by side
+# would thin their words (figures.screen.labels_every_word: Word order's three maps, "where the blank looked", a
+# knocked-out head before | after, Multi-head's raw | this head | head − raw, Minimal pairs' A | B | B − A, a wrapped
+# grid of heads), a phone's map of 12 heads lays its colour bar below it, a phone's words × words map numbers its
+# columns where their words would not fit ("5 bank" names row and column 5), and a vector's dimensions are numbered
+# axes, not word columns.
 ALL = ("phone", "projector", "desktop")
-STILL_THINNED = {"heads_raw": ALL, "heads_pair": ALL, "pairs_picked": ALL, "heads_grid": ("desktop",)}
-STILL_THINNED |= {"heads_roles": ("phone",), "pairs_change": ("phone",)}
-STILL_THINNED |= {"train_live": ALL}
-STILL_THINNED |= {key: ("phone",) for key in ("abstraction_map", "abstraction_map_without")}
-# Texts still beyond their chart's edge, or overlapping: one (a long figure title is wrapped onto two lines or shrunk,
-# figures.screen.fit_title; the head picker's squares and labels fit a phone, figures.screen.fit_points).
-# Minimal pairs' picked head: its panel titles ("sentence A", "sentence B") ran off its edge on the projector in one
-# CI run of four (the English page; not reproduced alone): left here until its figure is split like the others.
-# The Train page's live grid is redrawn while it is measured (a run goes on): once in a few runs a text is caught off
-# its edge mid-redraw (Arabic, projector), so its edge is not asserted.
-STILL_OFF: dict[str, tuple[str, ...]] = {"pairs_picked": ("projector",), "train_live": ALL}
+STILL_THINNED: dict[str, tuple[str, ...]] = {}
+# Texts beyond their chart's edge, by chart: the Train page's live grid is redrawn while it is measured (a run goes
+# on): once in a few runs a text is caught off its edge mid-redraw (Arabic, projector), so its edge is not asserted.
+STILL_OFF: dict[str, tuple[str, ...]] = {"train_live": ALL}
 STILL_OVERLAPPING: dict[str, tuple[str, ...]] = {}
 
 

@@ -240,9 +240,12 @@ def test_an_opened_lesson_says_where_to_look_and_outlines_that_cell(lesson: Less
     assert len(marked) == len(lesson.figures)
     for figure in marked:
         row, column = _outlined_words(figure)
-        if "panels" in figure["layout"]["meta"]:  # a grid of layers × heads ("L2 H1"), or one row of named panels
-            layer, head = lesson.panel.split() if re.fullmatch(r"L\d+ H\d+", lesson.panel) else ("", lesson.panel)
-            row, column = row.removeprefix(f"{layer} · "), column.removeprefix(f"{head} · ")
+        if "panels" in figure["layout"]["meta"]:  # a grid of layers × heads ("L2 H1"), or a strip of named panels
+            if re.fullmatch(r"L\d+ H\d+", lesson.panel):
+                layer, head = lesson.panel.split()
+                row, column = row.removeprefix(f"{layer} · "), column.removeprefix(f"{head} · ")
+            else:  # side by side (its columns carry the name) or one under another (its rows do)
+                row, column = row.removeprefix(f"{lesson.panel} · "), column.removeprefix(f"{lesson.panel} · ")
         cell = (row.removesuffix(UNKNOWN_MARK), column.removesuffix(UNKNOWN_MARK))
         assert cell == (lesson.cell.row, lesson.cell.column)
     if "heads_head" in lesson.settings:  # another head picked: its heatmap is not the lesson's, so no outline there

@@ -322,3 +322,109 @@ def test_a_page_asks_whether_two_thirds_of_a_projector_label_every_word() -> Non
     assert not labels_every_word(figure, PROJECTOR, share=2 / 3)
     assert labels_every_word(figure, PROJECTOR) and labels_every_word(figure, DESKTOP, share=2 / 3)
     assert figure.to_json() == before  # the figure asked about is left as it was
+
+
+def _labelled_columns(figure: go.Figure) -> int:
+    return len(figure.layout.xaxis.tickvals)
+
+
+@pytest.mark.parametrize("screen", [PHONE, PROJECTOR, DESKTOP], ids=["phone", "projector", "desktop"])
+def test_three_panels_go_one_under_another_where_side_by_side_would_thin_their_words(screen: Screen) -> None:
+    """Multi-head's raw | this head | head − raw of 13 words labelled 21 of 39 columns on a desktop, 12 on a phone
+    and a projector (Chromium, issue 32): side by side only where every word keeps its label, else stacked; the
+    panels keep their names (a lesson points at "B − A") and the difference its own signed scale either way."""
+    from attention_core.figures.heatmaps import panel_strip
+
+    matrices = torch.stack([_attention(13, 0), _attention(13, 1), _attention(13, 1) - _attention(13, 0)])
+    names = ["sentence A", "sentence B", "B − A"]
+    across = panel_strip(matrices, WORDS, names, across=True, signed=frozenset({2}), panel_height=380)
+    stacked = panel_strip(matrices, WORDS, names, across=False, signed=frozenset({2}), panel_height=380)
+    assert across.layout.meta["panels"] == stacked.layout.meta["panels"] == names
+    assert [trace.coloraxis for trace in stacked.data] == ["coloraxis", "coloraxis2"]
+    assert _labelled_columns(finish(go.Figure(stacked), screen)) == 13  # one panel wide: every word named
+    shown = finish(go.Figure(across), screen)
+    assert labels_every_word(across, screen) == (_labelled_columns(shown) == 39)
+    assert not labels_every_word(across, PHONE) and not labels_every_word(across, DESKTOP)  # 13 words: too many
+    short = panel_strip(matrices[:, :5, :5], WORDS[:5], names, across=True, signed=frozenset({2}))
+    assert labels_every_word(short, DESKTOP)  # 5 words side by side fit a desktop
+
+
+@pytest.mark.parametrize("kind", ["values", "roles"])
+def test_a_phone_s_map_of_12_heads_names_every_head_with_its_colour_bar_below(kind: str) -> None:
+    """A map of 12 heads kept its colour bar beside it on a phone ("largest |B − A|": 130 px), leaving each head 14 px
+    and H1, H3, … H11 labelled: the bar now lies below, a legend of roles turned upright with room for its names."""
+    from attention_core.figures.head_maps import head_values, role_map
+
+    if kind == "values":
+        figure = head_values(
+            torch.rand(6, 12, generator=torch.Generator().manual_seed(0)),
+            scale_title="largest |B − A|",
+            signed=False,
+            largest=1.0,
+        )
+    else:
+        weights = torch.softmax(torch.randn(6, 12, 10, 10, generator=torch.Generator().manual_seed(0)) * 3, -1)
+        figure = role_map(head_roles(weights, [True] + [False] * 8 + [True]))
+    height = figure.layout.height
+    phone = finish(go.Figure(figure), PHONE)
+    assert list(phone.layout.xaxis.tickvals) == [f"H{h}" for h in range(1, 13)]
+    bar = phone.data[0].colorbar
+    assert bar.orientation == "h" and phone.layout.height > height
+    if kind == "roles":
+        assert bar.tickangle == -90 and len(bar.ticktext) == 6
+        longest = max(text_width(name, 13) for name in bar.ticktext)
+        assert phone.layout.margin.b >= longest  # the turned names have the room below the bar
+    desktop = finish(go.Figure(figure), DESKTOP)
+    assert desktop.data[0].colorbar.orientation != "h"  # beside it where there is room
+
+
+def test_a_phone_numbers_the_columns_of_a_16_word_map_and_names_each_row_with_its_number() -> None:
+    """Abstraction's word maps of 16 words labelled every other column on a phone: the columns are numbered 1–16
+    and each row reads "5 bank", so every column is named; a desktop keeps the words."""
+    from attention_core.figures.layers import word_map
+
+    words = [
+        "I",
+        "sat",
+        "on",
+        "the",
+        "bank",
+        "of",
+        "the",
+        "river",
+        "then",
+        "went",
+        "to",
+        "the",
+        "bank",
+        "to",
+        "get",
+        "money",
+    ]
+    similarity = torch.rand(16, 16, generator=torch.Generator().manual_seed(0)) * 2 - 1
+    phone = finish(word_map(similarity, words, title="The full model"), PHONE)
+    assert list(phone.layout.xaxis.ticktext) == [str(k) for k in range(1, 17)]
+    assert list(phone.layout.yaxis.ticktext)[4] == "5 bank" and len(phone.layout.yaxis.ticktext) == 16
+    assert phone.layout.meta["cols"] == words  # the lesson's cell and the CSV keep the words
+    desktop = finish(word_map(similarity, words, title="The full model"), DESKTOP)
+    assert list(desktop.layout.xaxis.ticktext) == [*words[:6], "the", *words[7:11], "the", "bank", "to", *words[14:]]
+
+
+def test_a_vector_s_dimensions_are_marked_as_numbered_columns_not_words() -> None:
+    """A pair's V1 and V2 over 32 dimensions labels every k-th dimension, as any numbered axis: layout.meta says so,
+    which Chromium's count of unlabelled word columns reads (bench/figure_overlaps.py)."""
+    from attention_core.figures.heatmaps import dimension_labels
+
+    figure = heatmap(torch.randn(2, 32), ["V1 of it", "V2 of animal"], dimension_labels(32), columns="dimensions")
+    assert figure.layout.meta["columns"] == "dimensions"
+    assert heatmap(_attention(5), WORDS[:5], WORDS[:5]).layout.meta["columns"] == "words"
+
+
+def test_a_grid_s_first_titles_have_the_top_margin_their_type_needs() -> None:
+    """Minimal pairs' "sentence A" ran off its chart's top edge on a projector (a 24-px title in a 30-px margin)."""
+    grid = heatmap_grid(
+        _attention(13)[None, None].repeat(1, 3, 1, 1), WORDS, row_names=[""], column_names=["a", "b", "c"]
+    )
+    shown = finish(go.Figure(grid), PROJECTOR)
+    title = max(annotation.font.size for annotation in shown.layout.annotations)
+    assert shown.layout.margin.t >= title * 1.75

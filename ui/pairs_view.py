@@ -10,7 +10,6 @@ import streamlit as st
 import torch
 
 from attention_core.figures.head_maps import head_values
-from attention_core.figures.heatmaps import heatmap_grid
 from attention_core.figures.numbers import number_format, written, written_alone
 from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
 from attention_core.readings.minimal_pairs import PairDifference, compare, pair_guesses
@@ -21,7 +20,7 @@ from ui.i18n import N_, _, right_to_left, shown_head_name
 from ui.knock_out_view import head_name, parse_head
 from ui.lesson_view import show_where_to_look, start_lesson
 from ui.models import AUTOMATIC
-from ui.show import chart, flag_model_cut, flag_unknown_words, guess_change_table, plain
+from ui.show import chart, flag_model_cut, flag_unknown_words, guess_change_table, plain, strip_of_panels
 from ui.tokens import TokenDisplay, drawn_attention
 
 PAIR_TOKENS = 64  # words and marks compared per sentence: a minimal pair is two sentences, not two pages
@@ -260,17 +259,8 @@ def show_picked_head(compared: ComparedPair, model: AttentionModel, rtl: bool, p
     drawn = compared.drawn
     panels = drawn.a[layer, head], drawn.b[layer, head], drawn.difference[layer, head]
     labels = list(drawn.alignment.labels)
-    figure = heatmap_grid(
-        torch.stack(panels)[None],
-        labels,
-        row_names=[""],
-        column_names=[_("sentence A"), _("sentence B"), "B − A"],
-        rtl=rtl,
-        panel_height=380,
-        signed=frozenset({(0, 2)}),
-        translate=_,
-    )
-    chart(figure, f"{page}_picked")
+    names = [_("sentence A"), _("sentence B"), "B − A"]
+    strip_of_panels(torch.stack(panels), labels, names, rtl, f"{page}_picked", signed=frozenset({2}))
     row, column = drawn.largest_change(layer, head)
     was, now = float(drawn.a[layer, head, row, column]), float(drawn.b[layer, head, row, column])
     spec = number_format([now - was])  # enough decimals that the change itself reads: 0.0012 → 0.0035, not 0.00 → 0.00

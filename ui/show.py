@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -11,8 +12,8 @@ import torch
 from streamlit.delta_generator import DeltaGenerator
 
 from attention_core.figures.first_paint import static_svg
-from attention_core.figures.heatmaps import CAPTIONS, figure_table, heatmap_grid
-from attention_core.figures.screen import finish, panels_across
+from attention_core.figures.heatmaps import CAPTIONS, figure_table, heatmap_grid, panel_strip
+from attention_core.figures.screen import finish, labels_every_word, panels_across
 from attention_core.figures.text_alternative import panels
 from attention_core.models.knock_out_effects import GuessChange
 from attention_core.models.word_pieces import neighbour_blocks, pool_to_words
@@ -139,9 +140,17 @@ def flag_unknown_words(labels: list[str], known: tuple[bool, ...], *, in_v: bool
 # A grid of heads draws at most this many cells (MiniLM at 512 pieces would be 78 × 512² = 20 M); past it,
 # neighbouring words are pooled, so a long text's grid stays a size a browser draws quickly (docs/speed.md).
 GRID_CELLS = 800_000
+ROW_LABEL_PX = 18  # a wrapped grid's row of words: a 9-px label's text box and the gap to the next
 
 
-def head_grid(weights: torch.Tensor, labels: list[str], rtl: bool, key: str, average: bool = True) -> None:
+def head_grid(
+    weights: torch.Tensor,
+    labels: list[str],
+    rtl: bool,
+    key: str,
+    average: bool = True,
+    whole_on_desktop: bool = True,
+) -> None:
     """Every head's attention as one layers × heads grid of heatmaps, each layer's average in the last column.
     A long sentence's grid pools k neighbouring words into one cell (rows averaged, columns summed), and says so."""
     n_layers, n_heads = weights.shape[:2]
@@ -160,30 +169,47 @@ def head_grid(weights: torch.Tensor, labels: list[str], rtl: bool, key: str, ave
     panels = torch.cat([weights, weights.mean(1, keepdim=True)], dim=1) if average else weights
     columns = [f"H{head + 1}" for head in range(n_heads)] + ([N_("average")] if average else [])
     rows = [f"L{layer + 1}" for layer in range(n_layers)]
-    # Every word column keeps its label (issue 32): on a phone, and on a projector where a layer's panels do not fit
-    # side by side so (a 3-layer Arabic grid), one layer at a time, its heads wrapped into rows. A desktop keeps the
-    # whole grid (MiniLM's 78 panels thin their words; a lesson points at any layer's head in it).
+    # Every word column keeps its label (issue 32): on a phone, and where a layer's panels do not fit side by side so
+    # (a projector's 3-layer Arabic grid; the Train page's probe on any screen), one layer at a time, its heads
+    # wrapped into rows. A desktop keeps the whole grid of a lesson's page (MiniLM's 78 panels thin their words; a
+    # lesson points at any layer's head in it): `whole_on_desktop`.
     screen = current_screen()
-    across = max(1, panels_across(screen, len(labels)))
-    if screen.phone or (screen.presentation and across < len(columns)):
-        chart(one_layer_grid(panels, labels, columns, rtl, key, across), key)
+    wrap = screen.phone
+    if not wrap and (screen.presentation or not whole_on_desktop):
+        fits = panels_across(screen, len(labels)) >= len(columns)  # an estimate that errs wide: a cheap "no" first
+        wrap = not fits or not labels_every_word(
+            heatmap_grid(panels, labels, row_names=rows, column_names=columns, rtl=rtl, translate=_), screen
+        )
+    if wrap:
+        layer = _layer_picked(n_layers, key)
+        start = max(1, min(len(columns), panels_across(screen, len(labels))))
+        figures = (_one_layer(panels, labels, columns, rtl, layer, k) for k in range(start, 0, -1))
+        chart(
+            next((f for f in figures if labels_every_word(f, screen)), None)
+            or _one_layer(panels, labels, columns, rtl, layer, 1),
+            key,
+        )
         return
     chart(heatmap_grid(panels, labels, row_names=rows, column_names=columns, rtl=rtl, translate=_), key)
 
 
-def one_layer_grid(
-    panels: torch.Tensor, labels: list[str], columns: list[str], rtl: bool, key: str, across: int
+def _layer_picked(n_layers: int, key: str) -> int:
+    """The layer a wrapped grid shows, from a picker above it (none for a one-layer model)."""
+    if n_layers == 1:
+        return 0
+    names = [f"L{layer + 1}" for layer in range(n_layers)]
+    picked = st.segmented_control(
+        _("Layer"), names, format_func=shown_head_name, default=names[0], key=f"{key}_layer", required=True
+    )
+    return names.index(picked or names[0])
+
+
+def _one_layer(
+    panels: torch.Tensor, labels: list[str], columns: list[str], rtl: bool, layer: int, across: int
 ) -> go.Figure:
-    """One layer's heads (a picker above says which layer), wrapped into rows of `across` panels (as many as keep
-    every word's label, figures.screen.panels_across), each panel titled with its own name ("L2 H5")."""
-    n_layers, count, n = panels.shape[:3]
-    layer = 0
-    if n_layers > 1:
-        names = [f"L{layer + 1}" for layer in range(n_layers)]
-        picked = st.segmented_control(
-            _("Layer"), names, format_func=shown_head_name, default=names[0], key=f"{key}_layer", required=True
-        )
-        layer = names.index(picked or names[0])
+    """One layer's heads wrapped into rows of `across` panels, each panel titled with its own name ("L2 H5"), each
+    row of words a label's height at least (a phone's smallest type, figures.screen.LABEL_FLOOR_PX)."""
+    count, n = panels.shape[1], panels.shape[2]
     n_rows = -(-count // across)
     wrapped = torch.full((n_rows * across, n, n), float("nan"))
     wrapped[:count] = panels[layer]
@@ -197,10 +223,26 @@ def one_layer_grid(
         row_names=[f"L{layer + 1}" + "\u200b" * r for r in range(n_rows)],
         column_names=["\u200b" * (c + 1) for c in range(across)],
         rtl=rtl,
-        panel_height=max(110, min(200, 11 * n + 40)),
+        panel_height=max(110, ROW_LABEL_PX * n + 30),
         translate=_,
         panel_names=[titles[r * across : (r + 1) * across] for r in range(n_rows)],
     )
+
+
+def strip_of_panels(
+    matrices: torch.Tensor,
+    labels: list[str],
+    names: list[str],
+    rtl: bool,
+    key: str,
+    signed: frozenset[int] = frozenset(),
+    panel_height: int = 380,
+) -> None:
+    """A few heatmaps over the same words (raw | this head | head − raw) side by side where every word column keeps
+    its label so, else one under another (a phone; a projector's long sentence): figures.heatmaps.panel_strip."""
+    strip = partial(panel_strip, matrices, labels, names, signed=signed, rtl=rtl, panel_height=panel_height)
+    across = strip(across=True, translate=_)
+    chart(across if labels_every_word(across, current_screen()) else strip(across=False, translate=_), key)
 
 
 def guess_change_table(changes: list[GuessChange], before: str, after: str) -> None:

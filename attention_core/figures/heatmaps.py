@@ -157,8 +157,16 @@ def heatmap(
     column_step = -(-n_cols // 16) if columns == "dimensions" and n_cols > 40 else -(-n_cols // _MAX_TICKS)
     row_step = -(-n_rows // _MAX_TICKS)
     layout = {
-        # Labels in full, for the CSV export; the colour scale's kind, for the caption under the figure.
-        "meta": {"rows": full_rows, "cols": full_cols, "cell_px": cell_px, "kind": kind, "compact": compact},
+        # Labels in full, for the CSV export; the colour scale's kind, for the caption under the figure; what the
+        # columns are (a vector's dimensions are numbered, not words: every k-th is labelled, as on any axis).
+        "meta": {
+            "rows": full_rows,
+            "cols": full_cols,
+            "cell_px": cell_px,
+            "kind": kind,
+            "compact": compact,
+            "columns": columns,
+        },
         "title": {"text": title, "x": 0.0},
         "font": {"family": ARABIC_FONTS, "size": 14},
         "height": height,
@@ -512,6 +520,38 @@ def heatmap_grid(
             "colorbar": _grid_colour_bar(rtl, translate(signed_name), True, second=True),
         }
     return lean_figure(traces, layout)
+
+
+def panel_strip(
+    matrices: torch.Tensor,
+    labels: list[str],
+    names: list[str],
+    *,
+    across: bool,
+    signed: frozenset[int] = frozenset(),
+    rtl: bool = False,
+    panel_height: int | None = None,
+    translate: Translate = untranslated,
+) -> go.Figure:
+    """A few heatmaps over the same words (k × n × n, e.g. raw | this head | their difference), named `names`, as
+    one `heatmap_grid`: side by side when `across`, else one under another (a phone's or a projector's width, where
+    side by side would leave word columns unlabelled: figures.screen.panels_across decides). Either way each panel
+    is named by its own name alone (layout.meta's panels, which lessons point at), and the panels listed in `signed`
+    (their index) share the signed scale."""
+    if across:
+        grid, rows, columns, cells = matrices[None], [""], names, frozenset((0, i) for i in signed)
+    else:
+        grid, rows, columns, cells = matrices[:, None], names, [""], frozenset((i, 0) for i in signed)
+    return heatmap_grid(
+        grid,
+        labels,
+        row_names=rows,
+        column_names=columns,
+        rtl=rtl,
+        panel_height=panel_height,
+        signed=cells,
+        translate=translate,
+    )
 
 
 def _grid_colour_bar(rtl: bool, title: str, shared: bool, second: bool = False) -> dict[str, object]:

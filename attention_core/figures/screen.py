@@ -117,11 +117,13 @@ def finish(
 
 def labels_every_word(figure: go.Figure, screen: Screen, share: float = 1.0) -> bool:
     """Whether a heatmap drawn in `share` of the page's width on `screen` keeps a label on each of its word columns
-    (a page asks before it puts the figure in a column rather than under the rest). Fits a copy."""
+    (a page asks before it puts the figure in a column rather than under the rest, or its panels side by side
+    rather than one under another). Fits a copy; a grid's blank gaps between panels are not columns to label."""
     copy = go.Figure(figure)
-    columns = _categories(copy._layout, copy._data, "x")
+    ticks = (copy._layout.get("xaxis") or {}).get("tickvals")
+    wanted = len(ticks) if ticks is not None else len(_categories(copy._layout, copy._data, "x"))
     shown = (fit(copy, screen, share)._layout.get("xaxis") or {}).get("tickvals")
-    return shown is None or len(shown) >= len(columns)
+    return shown is None or len(shown) >= wanted
 
 
 def fit_points(figure: go.Figure, screen: Screen, share: float = 1.0) -> None:
@@ -230,6 +232,9 @@ def fit(figure: go.Figure, screen: Screen, share: float = 1.0) -> go.Figure:
     across = max(1, round(len(columns) / (n + max(1, round(n * 0.06))))) if grid else 1
     down = max(1, round(len(rows) / (n + 1))) if grid else 1
     band = _fit_x_labels(layout["xaxis"], columns, plot, across, floor)
+    if screen.phone and not grid and _word_square(meta) and len(layout["xaxis"].get("tickvals") or ()) < len(columns):
+        plot = _numbered_columns(layout, traces, columns, rows, screen.figure_px(share))
+        band = _fit_x_labels(layout["xaxis"], columns, plot, across, floor)
     line = _font(layout["xaxis"], 12) * _BOX if layout["xaxis"].get("showticklabels") is not False else 0.0
     if band > line:  # turned column labels take more of the height than one line: the figure grows by as much
         layout["height"] = round((layout.get("height") or 450) + band - line)
@@ -238,7 +243,32 @@ def fit(figure: go.Figure, screen: Screen, share: float = 1.0) -> go.Figure:
     return figure
 
 
+def _word_square(meta: Props) -> bool:
+    """A words × the same words matrix (similarities, attention), whose rows can name its columns."""
+    rows, columns = meta.get("rows"), meta.get("cols")
+    return meta.get("columns", "words") == "words" and rows is not None and list(rows) == list(columns or ())
+
+
+def _numbered_columns(layout: Props, traces: list[Props], columns: list[str], rows: list[str], width: float) -> _Plot:
+    """A phone's words × words matrix too wide for every column's word (16 words in 358 px: every other one lost):
+    the columns numbered 1…n, each row's label led by its number ("5 bank"), so every column is named. Returns the
+    plot area as the longer row labels leave it."""
+    x_axis, y_axis = layout["xaxis"], layout["yaxis"]
+    x_axis |= {"tickvals": list(columns), "ticktext": [str(k + 1) for k in range(len(columns))], "tickangle": 0}
+    values = list(y_axis.get("tickvals") or rows)
+    texts = [str(t) for t in (y_axis.get("ticktext") or values)]
+    position = {category: k for k, category in enumerate(rows)}
+    y_axis["tickvals"], y_axis["ticktext"] = values, [
+        f"{position[v] + 1} {t}" if v in position else t for v, t in zip(values, texts, strict=True)
+    ]
+    # The figure's own side margins go (the page pads a phone's column already): 16 px for the 16 columns' numbers
+    margin = layout.setdefault("margin", {})
+    margin["l"], margin["r"] = min(margin.get("l", 80), 2), min(margin.get("r", 80), 2)
+    return _plot_area(layout, traces, width, len(columns), len(rows))
+
+
 BARS_BELOW_PX = 80  # a phone's colour bars laid flat under a grid: the bar, its ticks and its title
+LEGEND_TURN = 90  # degrees a flat legend's names are turned (upright: at 45° the first name ran off the left edge)
 
 
 def _colour_bars_below(layout: Props, traces: list[Props]) -> None:
@@ -246,14 +276,22 @@ def _colour_bars_below(layout: Props, traces: list[Props]) -> None:
     third of 358 px (weight and difference: 125 px), and the panels' titles no longer fitted."""
     names = [name for name in ("coloraxis", "coloraxis2") if layout.get(name)]
     holders = [layout[name] for name in names]
-    if not names and "compact" in _meta(layout):  # a word × word heatmap's own bar (figures.heatmaps.heatmap):
-        # beside it, it took 60 of a phone's 358 px from 13 word columns; a map of heads keeps its bar beside
-        holders = [t for t in traces if t.get("type") == "heatmap" and t.get("showscale") and not t.get("coloraxis")]
+    meta = _meta(layout)
+    heads = all(re.fullmatch(r"H\d+", str(c)) for c in meta.get("cols") or ["-"])
+    if not names and ("compact" in meta or heads):  # a heatmap's own bar (figures.heatmaps.heatmap, a map of
+        # heads): beside it, it took 60 of a phone's 358 px from 13 word columns, and a head map's ("largest
+        # |B − A|", a legend of roles) 130 px, leaving 12 heads 14 px each: too few for "H12"
+        holders = [
+            t for t in traces if t.get("type") == "heatmap" and t.get("showscale", True) and not t.get("coloraxis")
+        ]
     if not holders or holders[0].get("showscale") is False:
         return
+    below = BARS_BELOW_PX
+    lifted: list[tuple[Props, float]] = []
     for k, holder in enumerate(holders[:1] if not names else holders):
         bar = holder.setdefault("colorbar", {})
         title = bar.get("title") or {}
+        legend = (bar["tickvals"], bar["ticktext"]) if bar.get("ticktext") else None
         bar.clear()
         bar |= {
             "orientation": "h",
@@ -267,9 +305,22 @@ def _colour_bars_below(layout: Props, traces: list[Props]) -> None:
             "title": {"text": title.get("text", ""), "side": "top"},
             "outlinewidth": 0,
         }
+        if legend:  # a legend of names (the roles) is too wide to lie flat side by side: turned, and room below
+            bar |= {"tickvals": legend[0], "ticktext": legend[1], "tickangle": -LEGEND_TURN, "len": 0.9}
+            # Plotly sets a flat bar's title on the bar itself when its names are turned: a line break lifts it
+            bar["title"]["text"] = f"{bar['title']['text']}<br>"
+            size = float((layout.get("font") or {}).get("size") or 12)  # the legend's names take the figure's font
+            longest = max(text_width(str(t), size) for t in legend[1]) * 1.15  # Arabic runs wider than estimated
+            turned = longest * math.sin(math.radians(LEGEND_TURN)) + 8
+            below = max(below, round(40 + turned))
+            # Plotly anchors the bar and about a line of its names at the bottom, not the whole of a turned name:
+            # lifted by a third of the names' length (measured in Chromium: 20 px cut off before, none after)
+            lifted.append((bar, turned / 3))
     margin = layout.setdefault("margin", {})
-    margin["b"] = margin.get("b", 80) + BARS_BELOW_PX
-    layout["height"] = (layout.get("height") or 450) + BARS_BELOW_PX
+    margin["b"] = margin.get("b", 80) + below
+    layout["height"] = (layout.get("height") or 450) + below
+    for bar, turned in lifted:
+        bar["y"] = turned / layout["height"]
 
 
 def fit_bars(figure: go.Figure, screen: Screen, share: float = 1.0) -> go.Figure:
@@ -383,6 +434,11 @@ def _fit_titles(layout: Props, columns: list[str], plot: _Plot, screen: Screen, 
         annotation.setdefault("font", {})["size"] = size
         if (k % across) % every:
             annotation["text"] = ""
+    # The first row's titles stand in the top margin: as high as their lines (a projector's 24 px type did not fit
+    # the grid's 30 px, and "sentence A" ran off the chart's top edge now and then)
+    lines = max((a.get("text") or "").count("<br>") + 1 for a in annotations)
+    margin = layout.setdefault("margin", {})
+    margin["t"] = max(margin.get("t", 100), math.ceil(lines * size * _BOX + 2 * _GAP_PX))
 
 
 def _two_lines(text: str, size: float, room: float, width: Callable[[str, float], float] | None = None) -> str:
