@@ -258,9 +258,10 @@ def _numbered_columns(layout: Props, traces: list[Props], columns: list[str], ro
     values = list(y_axis.get("tickvals") or rows)
     texts = [str(t) for t in (y_axis.get("ticktext") or values)]
     position = {category: k for k, category in enumerate(rows)}
-    y_axis["tickvals"], y_axis["ticktext"] = values, [
-        f"{position[v] + 1} {t}" if v in position else t for v, t in zip(values, texts, strict=True)
-    ]
+    y_axis["tickvals"], y_axis["ticktext"] = (
+        values,
+        [f"{position[v] + 1} {t}" if v in position else t for v, t in zip(values, texts, strict=True)],
+    )
     # The figure's own side margins go (the page pads a phone's column already): 16 px for the 16 columns' numbers
     margin = layout.setdefault("margin", {})
     margin["l"], margin["r"] = min(margin.get("l", 80), 2), min(margin.get("r", 80), 2)
