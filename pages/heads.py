@@ -4,6 +4,7 @@ import streamlit as st
 import torch
 
 from attention_core.figures.heatmaps import dimension_labels, heatmap, product_shape, word_labels
+from attention_core.figures.numbers import written_alone
 from attention_core.models.head_view import compare_with_raw, explain_cell, head_view
 from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
 from attention_core.story.text import MASK, Token
@@ -178,8 +179,8 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
         + rf" = {cell.score:.3f}"
     )
     st.caption(
-        _("After the softmax of row {word}, this cell's weight is {weight:.3f}.").format(
-            word=plain(labels[i]), weight=cell.weight
+        _("After the softmax of row {word}, this cell's weight is {weight}.").format(
+            word=plain(labels[i]), weight=written_alone(cell.weight)
         )
     )
 

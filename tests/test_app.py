@@ -338,6 +338,20 @@ def test_multi_head_page_grid_toggles_and_explained_cell() -> None:
     assert "V2_{3}" in at.latex[-1].value and "B_{4,3}" in at.latex[-1].value
 
 
+def test_a_tiny_cell_weight_is_written_with_its_own_digits_not_as_zero() -> None:
+    """"One cell, explained" wrote a cell's weight with three decimals: a weight of 0.00003 read 0.000, as if the
+    head gave the word nothing (issue 32). The sentence's smallest weight of the picked head is written with its
+    own two significant digits, as the figures write it."""
+    at = type_sentence(open_page("heads"), "heads", "قل هو الله احد الله الصمد لم يلد ولم يولد")
+    picked = values(figure_of(at, "heads_picked")).astype(float)
+    i, j = np.unravel_index(np.nanargmin(picked), picked.shape)
+    at = flip(flip(at, "selectbox", "heads_i", int(i)), "selectbox", "heads_j", int(j))
+    assert_clean(at)
+    (line,) = [c.value for c in at.caption if "this cell's weight is" in c.value]
+    written = re.search(r"weight is ([0-9.e-]+)\.$", line).group(1)
+    assert float(written) > 0 and abs(float(written) - picked[i, j]) <= 0.05 * picked[i, j], (line, picked[i, j])
+
+
 def test_every_figure_exports_png_and_csv_with_sensible_names() -> None:
     at = open_page("similarity")
     charts = at.get("plotly_chart")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from attention_core.figures.numbers import written_alone
 from attention_core.models.interface import Analysis, MaskedWordModel
 from attention_core.models.knock_out_effects import guess_changes
 from attention_core.story.text import Token
@@ -38,9 +39,9 @@ def show_words_before_only(page: str, model: MaskedWordModel, tokens: list[Token
     st.caption(
         _(
             "Reading only the words before it (every layer causal), the blank's first guess is {word} "
-            "({probability:.3f}). A text generator must read so: it learns to guess the next word and must not see "
+            "({probability}). A text generator must read so: it learns to guess the next word and must not see "
             "it. Here every word reads only the words before it, in every layer: the words before the blank too, "
             "which this model never did in training (it learned reading both sides), so the guess can change even "
             "when the blank is the last word."
-        ).format(word=isolate(plain(first.word)), probability=first.after)
+        ).format(word=isolate(plain(first.word)), probability=written_alone(first.after))
     )

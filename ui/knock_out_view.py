@@ -135,14 +135,13 @@ def show_guess_change(
     if knock_out:
         st.caption(
             _(
-                "First guess with every head: {before} ({p_before:.3f}); with {heads} knocked out: {after} "
-                "({p_after:.3f})."
+                "First guess with every head: {before} ({p_before}); with {heads} knocked out: {after} ({p_after})."
             ).format(
                 before=isolate(plain(top_before.word)),
-                p_before=top_before.before,
+                p_before=written_alone(top_before.before),
                 heads=_(", ").join(shown_head_name(head_name(*h)) for h in knock_out),
                 after=isolate(plain(top_after.word)),
-                p_after=top_after.after,
+                p_after=written_alone(top_after.after),
             )
         )
 
