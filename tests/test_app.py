@@ -339,7 +339,7 @@ def test_multi_head_page_grid_toggles_and_explained_cell() -> None:
 
 
 def test_a_tiny_cell_weight_is_written_with_its_own_digits_not_as_zero() -> None:
-    """"One cell, explained" wrote a cell's weight with three decimals: a weight of 0.00003 read 0.000, as if the
+    """ "One cell, explained" wrote a cell's weight with three decimals: a weight of 0.00003 read 0.000, as if the
     head gave the word nothing (issue 32). The sentence's smallest weight of the picked head is written with its
     own two significant digits, as the figures write it."""
     at = type_sentence(open_page("heads"), "heads", "قل هو الله احد الله الصمد لم يلد ولم يولد")
