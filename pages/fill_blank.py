@@ -29,14 +29,15 @@ ensure_app_frame()
 st.title(_("Fill the blank: what the model learned by masking"))
 st.markdown(
     _(
-        "A masked-language model (the shipped Arabic one, or yours from the Train page) learned one game only: hide "
-        "a word, guess it from the others. (The English MiniLM of the other pages was trained for sentence "
-        "similarity and ships no masked-word head, so it cannot play here.) Hide a word of your "
-        "sentence (or type `[MASK]`) and see its guesses. The only way the blank can learn about the other words is "
-        "attention, so the heatmap below shows everything it used: how much each of its heads looked at each word."
+        "A masked-language model learned one game only: hide a word, guess it from the others. Arabic: the model "
+        "trained here. English: MiniLM, the model of the other pages, with a word-guessing head trained here on its "
+        "final word vectors (MiniLM itself was trained for sentence similarity and ships none), so the heads you "
+        "see are the ones that decide. Or yours, from the Train page. Hide a word of your sentence (or type "
+        "`[MASK]`) and see its guesses. The only way the blank can learn about the other words is attention, so the "
+        "heatmap below shows everything it used: how much each of its heads looked at each word."
     )
 )
-sentence = sentence_input("fill_blank", FILL_BLANK_SENTENCE, FILL_BLANK_EXAMPLES)  # English has no model here
+sentence = sentence_input("fill_blank", FILL_BLANK_SENTENCE, FILL_BLANK_EXAMPLES)
 if sentence is None:
     st.stop()
 model = masked_word_model("fill_blank", sentence.rtl)
@@ -81,7 +82,8 @@ if blank >= model.max_words:
 analysis = model.analyze(tokens)
 flag_model_cut(len(tokens), model.words_read(tokens))
 flag_unknown_words(analysis.labels[1:], analysis.known[1:])
-rows, matrix = analysis.attention_from(blank + 1)  # +1: the model's [CLS] comes first
+place = model.blank_position(list(analysis.tokens))  # among the model's tokens: [CLS] first, a word may be pieces
+rows, matrix = analysis.attention_from(place)
 n_heads = analysis.weights.shape[1]
 shown = [  # the rows' names as drawn; the figure's data keeps "layer 1 · head 1", which lessons point at
     _("layer {layer} · head {head}").format(layer=i // n_heads + 1, head=i % n_heads + 1) for i in range(len(rows))
@@ -94,7 +96,7 @@ share = 2 / 3 if labels_every_word(looked, current_screen(), share=2 / 3) else 1
 left, right = st.columns([1, 2]) if share < 1 else (st.container(), st.container())
 with left:
     st.subheader(_("Its guesses"))
-    guesses = pd.DataFrame(model.guesses(analysis.final[blank + 1], k), columns=["word", "probability"])  # +1: [CLS]
+    guesses = pd.DataFrame(model.guesses(analysis.final[place], k), columns=["word", "probability"])
     st.dataframe(
         guesses,
         hide_index=True,
@@ -141,14 +143,15 @@ if short_text := short_sentence_caption(model):
 
 # Switching heads off, in a fragment: picking heads reruns only this part.
 @st.fragment
-def knock_out(model: MaskedWordModel, tokens: list[Token], analysis: Analysis, blank: int, k: int, rtl: bool) -> None:
+def knock_out(model: MaskedWordModel, tokens: list[Token], analysis: Analysis, place: int, k: int, rtl: bool) -> None:
+    """Heads switched off and what became of the guesses; `place`: the blank among the model's tokens."""
     st.subheader(_("Switch heads off"))
     removed, ablation = knock_out_controls("fill_blank", model, analysis, rtl)
     if removed:
         after = model.analyze(tokens, knock_out=removed, ablation=ablation)
         show_guess_change(model, analysis, after, removed, k)
         labels = word_labels(analysis.labels, analysis.known)
-        show_blank_attention_change(analysis, after, blank + 1, rtl, labels, "fill_blank_knock_out")
+        show_blank_attention_change(analysis, after, place, rtl, labels, "fill_blank_knock_out")
     else:
         st.info(_("Pick heads above to switch them off and watch the guesses change, e.g. L1 H1."))
     show_head_importance("fill_blank", model, tokens, ablation, removed, rtl)
@@ -162,5 +165,5 @@ def follow_the_blank(analysis: Analysis, blank: int, rtl: bool) -> None:
 
 show_decision("fill_blank", model, sentence.tokens, tokens, analysis, sentence.rtl)
 show_words_before_only("fill_blank", model, tokens, analysis, k)
-knock_out(model, tokens, analysis, blank, k, sentence.rtl)
+knock_out(model, tokens, analysis, place, k, sentence.rtl)
 follow_the_blank(analysis, blank, sentence.rtl)

@@ -16,7 +16,8 @@ from typing import TypeVar
 
 import streamlit as st
 
-from attention_core.models.interface import AttentionModel
+from attention_core.models.english_guesser import GuessingMiniLM, load_guessing_minilm
+from attention_core.models.interface import AttentionModel, MaskedWordModel
 from attention_core.models.pretrained import CREDIT as ENGLISH_CREDIT
 from attention_core.models.pretrained import ModelNotInstalledError, PretrainedModel, load_minilm
 from attention_core.models.trained import TrainedModel, load_model, measured_scores
@@ -69,9 +70,13 @@ def _shipped_model() -> TrainedModel:
 @st.cache_resource(show_spinner=False)
 def _english_model() -> PretrainedModel | None:
     try:
-        return load_minilm()
+        minilm = load_minilm()
     except ModelNotInstalledError:
         return None
+    try:  # MiniLM's own layers with the word-guessing head trained here: every page's English can guess a blank
+        return load_guessing_minilm(minilm=minilm)
+    except FileNotFoundError:  # a clone without the head's file: MiniLM reads English, and cannot guess
+        return minilm
 
 
 def _first_load(load: Callable[[], T], spinner: str) -> T:
@@ -91,8 +96,15 @@ def shipped_model() -> TrainedModel:
 
 
 def english_model() -> PretrainedModel | None:
-    """MiniLM, or None when its package is not installed (the app then says so and uses the Arabic model)."""
+    """MiniLM (with its word-guessing head: a MaskedWordModel), or None when its package is not installed (the app
+    then says so and uses the Arabic model)."""
     return _first_load(_english_model, _("Loading the pretrained English model…"))
+
+
+def english_guesser() -> GuessingMiniLM | None:
+    """MiniLM with the word-guessing head trained here, or None (its package or the head's file missing)."""
+    english = english_model()
+    return english if isinstance(english, GuessingMiniLM) else None
 
 
 def my_run() -> TrainingRun | None:
@@ -151,6 +163,10 @@ def _model_switch(page: str, options: list[str]) -> str:
     )
 
 
+GUESSER_LINE = N_(
+    "English guesses: MiniLM's layers, unchanged, with a word-guessing head trained here on its final word vectors "
+    "(the heads you see are the ones that decide)."
+)
 NO_ENGLISH_MASKED_MODEL = N_(
     "This sentence is not in Arabic script, and no model here can fill an English blank: MiniLM, the English "
     "model, was trained for sentence similarity and ships no masked-word head, and the Arabic model would read "
@@ -160,24 +176,25 @@ NO_ENGLISH_MASKED_MODEL = N_(
 )
 
 
-def masked_word_model(page: str, rtl: bool) -> TrainedModel | None:
-    """Fill the blank's model: one that learned to guess hidden words, so never MiniLM. On automatic a sentence in
-    Arabic script gets the Arabic model and any other the user's own model; None (the page says why, with
-    NO_ENGLISH_MASKED_MODEL) when there is none: the Arabic model must not guess for English text."""
+def masked_word_model(page: str, rtl: bool) -> MaskedWordModel | None:
+    """Fill the blank's model: one that learned to guess hidden words. On automatic a sentence in Arabic script gets
+    the Arabic model and any other English: MiniLM's layers with the word-guessing head trained here (or, without
+    that head, the user's own model); None (the page says why, with NO_ENGLISH_MASKED_MODEL) when there is none: the
+    Arabic model must not guess for English text."""
     mine = my_model()
-    choice = _model_switch(page, [AUTOMATIC, SHIPPED, *([MINE] if mine is not None else [])])
-    if mine is not None and (choice == MINE or (choice == AUTOMATIC and not rtl)):
+    guesser = english_guesser()
+    options = [AUTOMATIC, *([ENGLISH] if guesser is not None else []), SHIPPED, *([MINE] if mine is not None else [])]
+    choice = _model_switch(page, options)
+    if mine is not None and (choice == MINE or (choice == AUTOMATIC and not rtl and guesser is None)):
         st.sidebar.caption(describe_my_model(mine))
         return mine
+    if guesser is not None and (choice == ENGLISH or (choice == AUTOMATIC and not rtl)):
+        st.sidebar.caption(_(GUESSER_LINE))
+        return guesser
     if choice == AUTOMATIC and not rtl:
         st.sidebar.caption(_("No model here can fill an English blank yet: train your own on the Train page."))
         return None
-    st.sidebar.caption(
-        _(
-            "Fill the blank needs a masked-word model: MiniLM ships no masked-word head, so this page "
-            "uses the Arabic model trained here (or yours)."
-        )
-    )
+    st.sidebar.caption(_("Fill the blank uses the Arabic model trained here (or yours)."))
     return shipped_model()
 
 
@@ -223,6 +240,8 @@ def chosen_model(page: str, rtl: bool, tokens: Sequence[Token] = ()) -> Attentio
         model: AttentionModel = mine
     elif english is not None and (choice == ENGLISH or (choice == AUTOMATIC and not arabic)):
         st.sidebar.caption(_("Using MiniLM-L6: 6 layers × 12 heads, word pieces, pretrained on English."))
+        if isinstance(english, GuessingMiniLM):
+            st.sidebar.caption(_(GUESSER_LINE))
         model = english
     else:
         if english is None:
@@ -313,8 +332,10 @@ def shipped_scores() -> dict | None:
     return measured_scores()
 
 
-def what_the_model_can_guess(model: TrainedModel) -> str:
+def what_the_model_can_guess(model: MaskedWordModel) -> str:
     """One line under the guesses: what the model learned from, and what that means for a modern sentence."""
+    if isinstance(model, GuessingMiniLM):
+        return english_guesses_line(model)
     if model is shipped_model():
         line = _(
             "This model learned classical Arabic (the Qurʾān and the hadith) and everyday Modern Standard Arabic "
@@ -333,3 +354,26 @@ def what_the_model_can_guess(model: TrainedModel) -> str:
         "This model guesses only words of the text it was trained on; it reads other words through their "
         "word pieces, and a word with a character it never saw enters as [UNK], marked (?)."
     )
+
+
+def english_guesses_line(model: GuessingMiniLM) -> str:
+    """What MiniLM's guesses are, and how often they were right on everyday sentences it never saw (the head's
+    measured scores, bench/english_guess_report.py), in this session's language."""
+    line = _(
+        "MiniLM read the sentence with its own layers, unchanged; a word-guessing head trained here turns the blank's "
+        "final vector into a guess among {n:,} whole words (one word piece each: a word MiniLM splits cannot be a "
+        "guess)."
+    ).format(n=model.guessable_words)
+    scores = model.card.get("scores")  # the bench's numbers for this head, written into its card
+    everyday = scores.get("everyday") if isinstance(scores, dict) else None
+    if everyday:
+        line += " " + _(
+            "On everyday sentences written apart and never trained on, a hidden noun, verb or adjective was its first "
+            "guess {content:.0%} of the time (among its first five {content5:.0%}), a hidden little word such as the, "
+            "of or and {function:.0%}."
+        ).format(
+            content=everyday["content"]["top1"],
+            content5=everyday["content"]["top5"],
+            function=everyday["function"]["top1"],
+        )
+    return line

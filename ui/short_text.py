@@ -4,14 +4,14 @@ scores.json; docs/arabic-model-scores.md has the full table)."""
 
 from __future__ import annotations
 
-from attention_core.models.trained import TrainedModel
+from attention_core.models.interface import MaskedWordModel
 from ui.i18n import _
 from ui.models import shipped_model, shipped_scores
 
 SHORT, WHOLE = "12-word windows", "whole lines"  # the readings scores.json names
 
 
-def short_sentence_caption(model: TrainedModel) -> str | None:
+def short_sentence_caption(model: MaskedWordModel) -> str | None:
     """One caption for the shipped model (None for a user's own, which was never measured so)."""
     table = (shipped_scores() or {}).get("short_text")  # {corpus: {reading: {top1, bigram_top1, …}}}
     if model is not shipped_model() or table is None:

@@ -19,7 +19,8 @@ which 15 % of the words were hidden, 80 % of those by [MASK] (training/masked_lm
 A hidden word keeps its place, so what is measured is the word's identity, not its position.
 
 All the hidden variants run as one batch: n sentences of the same length (a model trained here reads one token per
-typed word), so hiding each of 32 words costs one forward pass of 33 sentences (bench/decision_report.py).
+typed word; MiniLM's word of k pieces is hidden by k [MASK]s), so hiding each of 32 words costs one forward pass of
+33 sentences (bench/decision_report.py).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import torch
 
 from attention_core.models.interface import Analysis, MaskedWordModel
 from attention_core.models.knock_out import Ablation, HeadSet, head_masks
+from attention_core.models.word_pieces import pool_to_words
 from attention_core.readings.logit_lens import word_index
 from attention_core.story.rollout import attention_rollout
 from attention_core.story.text import MASK, Token, tokenize
@@ -75,6 +77,11 @@ def _hidden_one_by_one(x: torch.Tensor, masks: torch.Tensor, places: list[int]) 
     return batch
 
 
+def _piece_count(model: MaskedWordModel, token: Token) -> int:
+    """How many tokens the model reads `token` as (its word pieces; the model's own [CLS] and [SEP] left out)."""
+    return len(model.encode([token])[0]) - len(model.encode([])[0])
+
+
 @torch.no_grad()
 def occlusion(
     model: MaskedWordModel,
@@ -86,27 +93,32 @@ def occlusion(
 ) -> Occlusion:
     """Hide each typed word but the blank (the first [MASK]) in turn, by [MASK], and measure the fall of the first
     guess's probability (and the gold word's), with the heads in `knock_out` removed as `analyze` removes them."""
-    if model.reads_word_pieces:
-        raise ValueError("occlusion batches one sentence per hidden word: it needs a model that reads whole words")
     tokens = tokenize(text) if isinstance(text, str) else list(text)
     tokens = tokens[: model.words_read(tokens)]
     blank = next((i for i, t in enumerate(tokens) if t.norm == MASK), None)
     if blank is None:
         raise ValueError("the text has no [MASK] to fill")
     model_tokens = model.encode(tokens)[0]
-    offset = len(model_tokens) - len(tokens)  # the model's own tokens in front ([CLS])
-    x = model.first_input(tokens)  # (1, T, d)
-    masks = model.first_input([HIDDEN] * len(tokens))  # (1, T, d)
     others = [i for i in range(len(tokens)) if i != blank]
     layers = head_masks(knock_out, model.n_layers, model.n_heads)
-    inputs = torch.cat([x, _hidden_one_by_one(x, masks, [i + offset for i in others])])  # (1 + n − 1, T, d)
-    chunk = max(1, BATCH_TOKENS // x.shape[1])
+    if model.reads_word_pieces:  # MiniLM: a word of k pieces is hidden by k [MASK]s, so every later piece keeps its
+        # place and every variant has the sentence's length: one batch still
+        variants = [[*tokens[:i], *[HIDDEN] * _piece_count(model, tokens[i]), *tokens[i + 1 :]] for i in others]
+        inputs = torch.cat([model.first_input(tokens), *(model.first_input(v) for v in variants)])
+        place = model.blank_position(model_tokens)
+    else:  # one token a word: each variant is the sentence's input with one row swapped for [MASK]'s
+        offset = len(model_tokens) - len(tokens)  # the model's own tokens in front ([CLS])
+        x = model.first_input(tokens)  # (1, T, d)
+        masks = model.first_input([HIDDEN] * len(tokens))  # (1, T, d)
+        inputs = torch.cat([x, _hidden_one_by_one(x, masks, [i + offset for i in others])])  # (1 + n − 1, T, d)
+        place = blank + offset
+    chunk = max(1, BATCH_TOKENS // inputs.shape[1])
     probabilities = []
     for start in range(0, inputs.shape[0], chunk):
         h = inputs[start : start + chunk]
         for layer, removed in enumerate(layers):
             h = model.run_layer(layer, h, removed, ablation)
-        probabilities.append(model.word_probabilities(model.final_states(h)[:, blank + offset]))
+        probabilities.append(model.word_probabilities(model.final_states(h)[:, place]))
     p = torch.cat(probabilities)  # (1 + n − 1, vocabulary): the whole sentence, then each word hidden
     first = int(torch.argmax(p[0]))
     index = word_index(model, gold) if gold else None
@@ -137,13 +149,14 @@ def looked_at(analysis: Analysis, blank: int, how: LookedAt = "mean") -> tuple[t
     own tokens ([CLS], [SEP]), which no word can be hidden from. how="mean": the blank's row averaged over every
     head of every layer; "rollout": attention rollout's row after the last layer (story/rollout.py: through every
     path of layers, the residual path counted)."""
-    typed = [i for i, special in enumerate(analysis.special) if not special]
+    typed = [i for i, special in enumerate(analysis.pieces.special) if not special]
     if how == "mean":
         rows = analysis.weights.mean(dim=(0, 1))  # (n, n)
     elif how == "rollout":
         rows = attention_rollout(analysis.weights)[-1]
     else:
         raise ValueError(f"how must be 'mean' or 'rollout', got {how!r}")
+    rows = pool_to_words(rows, analysis.pieces)  # a word of several pieces: what its pieces get, summed
     row = rows[typed[blank]]
     return row[typed], float(row.sum() - row[typed].sum())
 

@@ -1,0 +1,56 @@
+"""The English text of the word-guessing head, read as package data (nothing downloaded):
+
+- "everyday": everyday English written for this project, one topic a file (attention_core/training/english_everyday);
+- "wordnet": WordNet 3.0's glosses and example sentences (WordNet licence), and "devil": The Devil's Dictionary
+  (public domain), made from Debian's packages by `python -m tools.english_corpus`
+  (attention_core/training/english_licensed, its NOTICE keeps each licence);
+- the test set, "everyday_heldout": everyday sentences on other topics, written apart, never trained on.
+
+Each training source holds out its lines i % 10 == 9 (the rule of every corpus here, attention_core/training/corpora):
+held-out English text of the same kind as the training text.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from dataclasses import dataclass
+
+EVERYDAY, EVERYDAY_TEST, LICENSED = "english_everyday", "english_everyday_heldout", "english_licensed"
+SOURCES = ("everyday", "wordnet", "devil")
+
+
+@dataclass(frozen=True)
+class EnglishText:
+    """One source's lines, split: `train` and `held_out` (every tenth line)."""
+
+    name: str
+    train: tuple[str, ...]
+    held_out: tuple[str, ...]
+
+
+def _lines(folder: str, names: tuple[str, ...] | None = None) -> list[str]:
+    """The non-blank lines of the .txt files of a package folder (all, in name order, or the files `names`)."""
+    root = importlib.resources.files("attention_core.training").joinpath(folder)
+    files = sorted((f for f in root.iterdir() if f.name.endswith(".txt")), key=lambda f: f.name)
+    files = [f for f in files if names is None or f.name in names]
+    return [line.strip() for f in files for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def english_source(name: str) -> EnglishText:
+    """A training source by name (SOURCES), split into train and held-out lines."""
+    if name == "everyday":
+        lines = _lines(EVERYDAY)
+    elif name in ("wordnet", "devil"):
+        lines = _lines(LICENSED, (f"{name}.txt",))
+    else:
+        raise ValueError(f"no English source {name!r}: one of {', '.join(SOURCES)}")
+    return EnglishText(
+        name,
+        tuple(line for i, line in enumerate(lines) if i % 10 != 9),
+        tuple(line for i, line in enumerate(lines) if i % 10 == 9),
+    )
+
+
+def everyday_test_lines() -> list[str]:
+    """The everyday test set (other topics, written apart): for scores only, never trained on."""
+    return _lines(EVERYDAY_TEST)

@@ -1,0 +1,142 @@
+"""English that guesses a hidden word (issue 34): MiniLM's frozen layers with a word-guessing head trained here
+(attention_core/models/english_guesser.py), its training (training/english_head.py) and its measurement
+(training/english_eval.py). These tests use a head with seeded random weights, so they hold without the shipped
+head; tests/test_english_fill_blank.py reads the shipped one."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from torch import nn
+
+from attention_core.models.english_guesser import GuessHead, GuessingMiniLM, guessable_ids
+from attention_core.models.pretrained import load_minilm
+from attention_core.readings.occlusion import occlusion
+from attention_core.story.text import MASK, Token, tokenize
+from attention_core.training.baselines import BigramCounts
+from attention_core.training.english_eval import FUNCTION_WORDS, Tally, kind_of
+from attention_core.training.english_head import MASK_ID, blank_vectors, hide_words, train_head, whole_words
+
+
+@pytest.fixture(scope="module")
+def guesser() -> GuessingMiniLM:
+    minilm = load_minilm()
+    config = minilm.model.config
+    head = GuessHead(config.d_model, config.vocab_size, eps=config.eps)
+    generator = torch.Generator().manual_seed(0)
+    with torch.no_grad():
+        for parameter in head.parameters():
+            parameter.copy_(torch.randn(parameter.shape, generator=generator) * 0.05)
+    return GuessingMiniLM(minilm, head)
+
+
+def test_the_head_is_bert_s_transform_then_the_tied_word_vectors() -> None:
+    """Oracle: torch's own Linear, GELU and LayerNorm in sequence, then a linear map whose weights are the word
+    vectors (the decoder tied to the input embeddings) plus a bias per piece."""
+    torch.manual_seed(0)
+    head = GuessHead(16, 50)
+    nn.init.normal_(head.bias)
+    words, final = torch.randn(50, 16), torch.randn(3, 16)
+    reference = nn.Sequential(nn.Linear(16, 16), nn.GELU(), nn.LayerNorm(16, eps=1e-12))
+    reference[0].load_state_dict(head.dense.state_dict())
+    reference[2].load_state_dict(head.norm.state_dict())
+    expected = nn.functional.linear(reference(final), words, head.bias)
+    torch.testing.assert_close(head(final, words), expected)
+
+
+def test_only_whole_words_can_be_a_guess() -> None:
+    pieces = ["the", "cat", "##s", "[MASK]", "[CLS]", ".", "42", "don't", "a"]
+    assert guessable_ids(pieces).tolist() == [True, True, False, False, False, False, False, True, True]
+
+
+def test_the_guesses_are_whole_words_and_their_probabilities_sum_to_one(guesser: GuessingMiniLM) -> None:
+    analysis = guesser.analyze(tokenize("The cat sat on the [MASK]."))
+    place = guesser.blank_position(list(analysis.tokens))
+    probabilities = guesser.word_probabilities(analysis.final[place])
+    assert float(probabilities.sum()) == pytest.approx(1.0, abs=1e-4)
+    assert float(probabilities[~guessable_ids(guesser._vocabulary)].sum()) == 0.0
+    words = [word for word, _ in guesser.fill_mask("The cat sat on the [MASK].", 10)]
+    assert all(guessable_ids([word]).item() for word in words)
+
+
+def test_the_blank_is_found_among_word_pieces_and_a_knock_out_changes_the_guess(guesser: GuessingMiniLM) -> None:
+    """'tokenisations' is three pieces: the blank is the sixth token, not the third word's place plus one."""
+    tokens = tokenize("Her tokenisations of the [MASK] were careful.")
+    analysis = guesser.analyze(tokens)
+    assert [t.surface for t in analysis.tokens][guesser.blank_position(list(analysis.tokens))] == MASK
+    assert guesser.blank_position(list(analysis.tokens)) == 7  # [CLS] her token ##isation ##s of the [MASK]
+    whole = guesser.predict(tokens, 5)
+    knocked = guesser.predict(tokens, 5, knock_out=[(layer, head) for layer in range(6) for head in range(12)])
+    assert whole != knocked
+
+
+def test_occlusion_hides_a_word_of_several_pieces_by_as_many_masks(guesser: GuessingMiniLM) -> None:
+    """Oracle: the same sentence typed with that word's pieces each replaced by [MASK], run whole through `analyze`."""
+    tokens = tokenize("Her tokenisations of the [MASK] were careful .")
+    found = occlusion(guesser, tokens)
+    assert found.words == tuple(t.surface for t in tokens) and found.blank == 4
+    hidden = [tokens[0], *[Token(MASK, MASK, is_word=False)] * 3, *tokens[2:]]  # tokenisations: 3 pieces
+    analysis = guesser.analyze(hidden)
+    place = [i for i, t in enumerate(analysis.tokens) if t.surface == MASK][3]  # the blank: the fourth [MASK]
+    alone = guesser.word_probabilities(analysis.final[place])
+    first = int(torch.argmax(guesser.word_probabilities(guesser.analyze(tokens).final[7])))
+    assert guesser.word_shown(first) == found.guess
+    assert float(found.drop[1]) == pytest.approx(found.probability - float(alone[first]), abs=1e-5)
+
+
+def test_hiding_words_hides_whole_one_piece_words_seeded(guesser: GuessingMiniLM) -> None:
+    lines = ["The children played football in the park after school.", "Tokenisations everywhere!"]
+    blanks = hide_words(guesser, lines, guesser._guessable, seed=3)
+    assert blanks == hide_words(guesser, lines, guesser._guessable, seed=3)
+    ids, places = whole_words(guesser, lines[0], guesser._guessable)
+    assert len(blanks.ids) == 2 and len(blanks.places[0]) == round(len(places) / 7) >= 1
+    for place, answer in zip(blanks.places[0], blanks.answers[0], strict=True):
+        assert blanks.ids[0][place] == MASK_ID and ids[place] == answer and place in places
+    vectors, answers = blank_vectors(guesser, blanks)
+    assert vectors.shape == (sum(map(len, blanks.places)), 384) and answers.tolist() == [
+        a for line in blanks.answers for a in line
+    ]
+
+
+def test_training_the_head_lowers_its_loss_on_what_it_learns_from() -> None:
+    torch.manual_seed(0)
+    words = torch.randn(40, 8)
+    targets = torch.randint(0, 40, (200,))
+    vectors = words[targets] + 0.3 * torch.randn(200, 8)  # each vector near its word's
+    losses = train_head(
+        GuessHead(8, 40),
+        words,
+        torch.ones(40, dtype=torch.bool),
+        (vectors, targets),
+        epochs=20,
+        batch=32,
+        lr=1e-2,
+        log=False,
+    )
+    assert losses[-1] < 0.5 * losses[0]
+
+
+def test_words_are_counted_as_function_or_content_words() -> None:
+    lexicon = frozenset({"cat", "run", "happy", "walk", "story"})
+    assert [kind_of(w, lexicon) for w in ("The", "of", "cats", "walked", "walking", "stories", "quickly")] == [
+        "function",
+        "function",
+        "content",
+        "content",
+        "content",
+        "content",
+        "other",
+    ]
+    assert {"the", "and", "of", "is"} <= FUNCTION_WORDS
+    tally = Tally()
+    tally.add("content", "cat", ["dog", "cat"])
+    tally.add("content", "mat", ["mat"])
+    rates = tally.rates()
+    assert rates["content"] == {"top1": 0.5, "top5": 1.0, "n": 2} and rates["all"]["n"] == 2
+
+
+def test_the_piece_bigram_guesses_from_its_neighbours() -> None:
+    """Oracle: counted by hand. After 5 comes 7 twice and 8 once; before 9 comes 7 only."""
+    counts = BigramCounts([[1, 5, 7, 9], [1, 5, 7, 9], [1, 5, 8, 2]], n_ids=10, n_special=0)
+    scores = counts.bigram_scores(5, 9)
+    assert int(scores.argmax()) == 7
