@@ -16,6 +16,7 @@ from typing import TypeVar
 
 import streamlit as st
 
+from attention_core.models.english_guesser import CREDIT as GUESSER_CREDIT
 from attention_core.models.english_guesser import GuessingMiniLM, load_guessing_minilm
 from attention_core.models.interface import AttentionModel, MaskedWordModel
 from attention_core.models.pretrained import CREDIT as ENGLISH_CREDIT
@@ -55,7 +56,7 @@ def model_credit() -> str:
         quran=_(CREDITS["quran"]),
         hadith=_(CREDITS["hadith"]),
         modern=_(CREDITS["modern"]),
-        english=_(ENGLISH_CREDIT),
+        english=_(ENGLISH_CREDIT) + " " + _(GUESSER_CREDIT),
     )
     return isolate_latin(credit) if right_to_left() else credit
 
