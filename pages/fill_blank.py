@@ -14,9 +14,9 @@ from ui.causal import show_words_before_only
 from ui.controls import sentence_input
 from ui.decision_view import show_decision
 from ui.examples import FILL_BLANK_EXAMPLES, FILL_BLANK_SENTENCE
-from ui.i18n import _, ngettext, reading_order
+from ui.i18n import N_, _, ngettext, reading_order
 from ui.knock_out_view import knock_out_controls, show_blank_attention_change, show_guess_change, show_head_importance
-from ui.models import NO_ENGLISH_MASKED_MODEL, masked_word_model, what_the_model_can_guess
+from ui.models import NO_ENGLISH_MASKED_MODEL, english_guesser, masked_word_model, what_the_model_can_guess
 from ui.navigation import ensure_app_frame
 from ui.rollout_view import show_word_flow
 from ui.screen import current_screen
@@ -26,17 +26,26 @@ from ui.tokens import TokenDisplay
 
 ensure_app_frame()
 
-st.title(_("Fill the blank: what the model learned by masking"))
-st.markdown(
-    _(
-        "A masked-language model learned one game only: hide a word, guess it from the others. Arabic: the model "
-        "trained here. English: MiniLM, the model of the other pages, with a word-guessing head trained here on its "
-        "final word vectors (MiniLM itself was trained for sentence similarity and ships none), so the heads you "
-        "see are the ones that decide. Or yours, from the Train page. Hide a word of your sentence (or type "
-        "`[MASK]`) and see its guesses. The only way the blank can learn about the other words is attention, so the "
-        "heatmap below shows everything it used: how much each of its heads looked at each word."
-    )
+INTRO = N_(
+    "A masked-language model (the shipped Arabic one, or yours from the Train page) learned one game only: hide "
+    "a word, guess it from the others. (The English MiniLM of the other pages was trained for sentence "
+    "similarity and ships no masked-word head, so it cannot play here.) Hide a word of your "
+    "sentence (or type `[MASK]`) and see its guesses. The only way the blank can learn about the other words is "
+    "attention, so the heatmap below shows everything it used: how much each of its heads looked at each word."
 )
+INTRO_WITH_ENGLISH = N_(
+    "A masked-language model learned one game only: hide a word, guess it from the others. Arabic: the model "
+    "trained here. English: MiniLM, the model of the other pages, with a word-guessing head trained here on its "
+    "final word vectors (MiniLM itself was trained for sentence similarity and ships none), so the heads you "
+    "see are the ones that decide. Or yours, from the Train page. Hide a word of your sentence (or type "
+    "`[MASK]`) and see its guesses. The only way the blank can learn about the other words is attention, so the "
+    "heatmap below shows everything it used: how much each of its heads looked at each word."
+)
+
+
+st.title(_("Fill the blank: what the model learned by masking"))
+# What plays here: with the English word-guessing head in place, MiniLM guesses English blanks too.
+st.markdown(_(INTRO_WITH_ENGLISH if english_guesser() is not None else INTRO))
 sentence = sentence_input("fill_blank", FILL_BLANK_SENTENCE, FILL_BLANK_EXAMPLES)
 if sentence is None:
     st.stop()

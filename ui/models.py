@@ -17,7 +17,7 @@ from typing import TypeVar
 import streamlit as st
 
 from attention_core.models.english_guesser import CREDIT as GUESSER_CREDIT
-from attention_core.models.english_guesser import GuessingMiniLM, load_guessing_minilm
+from attention_core.models.english_guesser import GuessingMiniLM, head_shipped, load_guessing_minilm
 from attention_core.models.interface import AttentionModel, MaskedWordModel
 from attention_core.models.pretrained import CREDIT as ENGLISH_CREDIT
 from attention_core.models.pretrained import ModelNotInstalledError, PretrainedModel, load_minilm
@@ -56,7 +56,7 @@ def model_credit() -> str:
         quran=_(CREDITS["quran"]),
         hadith=_(CREDITS["hadith"]),
         modern=_(CREDITS["modern"]),
-        english=_(ENGLISH_CREDIT) + " " + _(GUESSER_CREDIT),
+        english=_(ENGLISH_CREDIT) + (" " + _(GUESSER_CREDIT) if head_shipped() else ""),
     )
     return isolate_latin(credit) if right_to_left() else credit
 
@@ -103,7 +103,10 @@ def english_model() -> PretrainedModel | None:
 
 
 def english_guesser() -> GuessingMiniLM | None:
-    """MiniLM with the word-guessing head trained here, or None (its package or the head's file missing)."""
+    """MiniLM with the word-guessing head trained here, or None (its package or the head's file missing; without
+    the head MiniLM is not even loaded: an Arabic blank does not wait for it)."""
+    if not head_shipped():
+        return None
     english = english_model()
     return english if isinstance(english, GuessingMiniLM) else None
 

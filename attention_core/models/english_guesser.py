@@ -103,6 +103,12 @@ class GuessingMiniLM(MaskedWordModel, PretrainedModel):
         return self.guesses(analysis.final[self.blank_position(list(analysis.tokens))], k)
 
 
+def head_shipped(folder: Path | None = None) -> bool:
+    """Whether a head's weights are in `folder` (the shipped one by default), without loading anything: the app
+    offers English guesses only then (docs/english-guessing.md says why none ships yet)."""
+    return ((folder or HEAD_FOLDER) / HEAD_WEIGHTS).is_file()
+
+
 def save_head(head: GuessHead, folder: Path, card: dict[str, object]) -> None:
     """The head's weights and a card saying how it was made and what it scored (JSON)."""
     folder.mkdir(parents=True, exist_ok=True)

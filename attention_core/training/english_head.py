@@ -159,6 +159,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=2, help="times each line is hidden anew (other words)")
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--lr", type=float, default=2e-3, help="the head's peak learning rate")
+    parser.add_argument(
+        "--cache", type=Path, help="keep MiniLM's vectors at the blanks in this file, and read them from it next time"
+    )
     argv = list(argv) if argv is not None else sys.argv[1:]
     args = parser.parse_args(argv)
     torch.manual_seed(args.seed)
@@ -170,16 +174,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     guessable = guessable_ids(vocabulary)
     lines, held_out = training_lines(args.sources.split(","), args.max_lines, args.seed)
     print(f"{len(lines):,} training lines, {len(held_out):,} held-out lines; hiding words…", flush=True)
-    train_parts = [
-        blank_vectors(minilm, hide_words(minilm, lines, guessable, args.seed + r)) for r in range(args.repeats)
-    ]
-    train = (torch.cat([p[0] for p in train_parts]), torch.cat([p[1] for p in train_parts]))
-    test = blank_vectors(minilm, hide_words(minilm, held_out, guessable, args.seed + 100))
+    if args.cache is not None and args.cache.is_file():  # MiniLM is frozen: its vectors at the blanks, kept
+        cached = torch.load(args.cache)
+        train, test = (cached["train"], cached["train_answers"]), (cached["test"], cached["test_answers"])
+    else:
+        train_parts = [
+            blank_vectors(minilm, hide_words(minilm, lines, guessable, args.seed + r)) for r in range(args.repeats)
+        ]
+        train = (torch.cat([p[0] for p in train_parts]), torch.cat([p[1] for p in train_parts]))
+        test = blank_vectors(minilm, hide_words(minilm, held_out, guessable, args.seed + 100))
+        if args.cache is not None:
+            torch.save(
+                {"train": train[0], "train_answers": train[1], "test": test[0], "test_answers": test[1]}, args.cache
+            )
     print(f"{len(train[1]):,} hidden words to learn from, {len(test[1]):,} held out ({time.time() - started:.0f} s)")
     config = minilm.model.config
     head = GuessHead(config.d_model, config.vocab_size, eps=config.eps)
     word_vectors = minilm.model.word_embeddings.weight.detach()
-    losses = train_head(head, word_vectors, guessable, train, epochs=args.epochs, seed=args.seed)
+    losses = train_head(head, word_vectors, guessable, train, epochs=args.epochs, lr=args.lr, seed=args.seed)
     held = scores(head, word_vectors, guessable, test)
     seconds = time.time() - started
     print(f"held-out hidden words: top-1 {held['top1']:.1%}, top-5 {held['top5']:.1%} ({seconds:.0f} s in all)")
@@ -189,6 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "training_lines": len(lines),
         "hidden_words": len(train[1]),
         "epochs": args.epochs,
+        "lr": args.lr,
         "seed": args.seed,
         "losses": [round(x, 4) for x in losses],
         "held_out": held,
