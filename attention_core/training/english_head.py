@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import torch
+from safetensors.torch import load_file, save_file
 from torch.nn import functional as F
 
 from attention_core.models.english_guesser import HEAD_FOLDER, GuessHead, guessable_ids, save_head
@@ -175,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     lines, held_out = training_lines(args.sources.split(","), args.max_lines, args.seed)
     print(f"{len(lines):,} training lines, {len(held_out):,} held-out lines; hiding words…", flush=True)
     if args.cache is not None and args.cache.is_file():  # MiniLM is frozen: its vectors at the blanks, kept
-        cached = torch.load(args.cache)
+        cached = load_file(args.cache)
         train, test = (cached["train"], cached["train_answers"]), (cached["test"], cached["test_answers"])
     else:
         train_parts = [
@@ -184,9 +185,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         train = (torch.cat([p[0] for p in train_parts]), torch.cat([p[1] for p in train_parts]))
         test = blank_vectors(minilm, hide_words(minilm, held_out, guessable, args.seed + 100))
         if args.cache is not None:
-            torch.save(
-                {"train": train[0], "train_answers": train[1], "test": test[0], "test_answers": test[1]}, args.cache
-            )
+            kept = {"train": train[0], "train_answers": train[1], "test": test[0], "test_answers": test[1]}
+            save_file(kept, args.cache)  # safetensors: numbers only, nothing run when read back
     print(f"{len(train[1]):,} hidden words to learn from, {len(test[1]):,} held out ({time.time() - started:.0f} s)")
     config = minilm.model.config
     head = GuessHead(config.d_model, config.vocab_size, eps=config.eps)
