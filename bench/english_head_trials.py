@@ -14,7 +14,7 @@ from collections import defaultdict
 import torch
 from torch.nn import functional as F
 
-from attention_core.models.english_guesser import GuessHead, guessable_ids
+from attention_core.models.english_guesser import GuessHead, guessable_ids, piece_vocabulary
 from attention_core.models.pretrained import load_minilm
 from attention_core.training.english_head import Blanks, hide_words, scores, train_head, training_lines
 from attention_core.training.english_text import everyday_test_lines
@@ -45,7 +45,7 @@ def main() -> int:
     args = parser.parse_args()
     torch.manual_seed(0)
     minilm = load_minilm()
-    guessable = guessable_ids([minilm.tokenizer.id_to_token(i) or "" for i in range(minilm.model.config.vocab_size)])
+    guessable = guessable_ids(piece_vocabulary(minilm))
     words = minilm.model.word_embeddings.weight.detach()
     lines, _ = training_lines(["everyday", "wordnet", "devil"], LINES, 0)
     train = batches(minilm, hide_words(minilm, lines, guessable, 0))

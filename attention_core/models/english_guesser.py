@@ -57,6 +57,11 @@ class GuessHead(nn.Module):
         return self.norm(F.gelu(self.dense(final))) @ word_vectors.T + self.bias
 
 
+def piece_vocabulary(model: PretrainedModel) -> list[str]:
+    """Every word piece of the model's tokenizer, by id ("" for an id it does not name)."""
+    return [model.tokenizer.id_to_token(i) or "" for i in range(model.model.config.vocab_size)]
+
+
 def guessable_ids(vocabulary: list[str]) -> torch.Tensor:
     """(vocabulary,) bool: which pieces are whole words a guess may be (GUESSABLE)."""
     return torch.tensor([GUESSABLE.fullmatch(piece) is not None for piece in vocabulary])
@@ -73,9 +78,8 @@ class GuessingMiniLM(MaskedWordModel, PretrainedModel):
         PretrainedModel.__init__(self, minilm.model, minilm.tokenizer, name="MiniLM-L6 + a guessing head (English)")
         self.head = head.eval()
         self.card = card or {}
-        vocabulary = [self.tokenizer.id_to_token(i) or "" for i in range(self.model.config.vocab_size)]
-        self._vocabulary = vocabulary
-        self._guessable = guessable_ids(vocabulary)
+        self._vocabulary = piece_vocabulary(self)
+        self._guessable = guessable_ids(self._vocabulary)
 
     @property
     def max_words(self) -> int:

@@ -77,11 +77,6 @@ def _hidden_one_by_one(x: torch.Tensor, masks: torch.Tensor, places: list[int]) 
     return batch
 
 
-def _piece_count(model: MaskedWordModel, token: Token) -> int:
-    """How many tokens the model reads `token` as (its word pieces; the model's own [CLS] and [SEP] left out)."""
-    return len(model.encode([token])[0]) - len(model.encode([])[0])
-
-
 @torch.no_grad()
 def occlusion(
     model: MaskedWordModel,
@@ -103,7 +98,10 @@ def occlusion(
     layers = head_masks(knock_out, model.n_layers, model.n_heads)
     if model.reads_word_pieces:  # MiniLM: a word of k pieces is hidden by k [MASK]s, so every later piece keeps its
         # place and every variant has the sentence's length: one batch still
-        variants = [[*tokens[:i], *[HIDDEN] * _piece_count(model, tokens[i]), *tokens[i + 1 :]] for i in others]
+        own = len(model.encode([])[0])  # the model's own tokens around any sentence ([CLS], [SEP])
+        variants = [
+            [*tokens[:i], *[HIDDEN] * (len(model.encode([tokens[i]])[0]) - own), *tokens[i + 1 :]] for i in others
+        ]
         inputs = torch.cat([model.first_input(tokens), *(model.first_input(v) for v in variants)])
         place = model.blank_position(model_tokens)
     else:  # one token a word: each variant is the sentence's input with one row swapped for [MASK]'s

@@ -19,7 +19,7 @@ import torch
 from attention_core.models.english_guesser import GuessingMiniLM
 from attention_core.story.text import MASK, tokenize
 from attention_core.training.baselines import BigramCounts
-from attention_core.training.english_head import MASK_ID, whole_words
+from attention_core.training.english_head import MASK_ID, states_at, whole_word_places
 
 WORDNET = Path("/usr/share/wordnet")  # Debian's wordnet-base: index.noun, index.verb, index.adj
 # Closed-class English words: articles, pronouns, prepositions, conjunctions, auxiliaries and modals, common
@@ -103,9 +103,9 @@ def blanks(model: GuessingMiniLM, lines: Iterable[str], lexicon: frozenset[str])
     found = []
     for line in lines:
         tokens = tokenize(line)
-        ids, places = whole_words(model, line, guessable)
-        typed = model._read(tokens).words
-        for place in places:
+        reading = model._read(tokens)
+        ids, typed = reading.ids, reading.words
+        for place in whole_word_places(ids, typed, guessable):
             answer = model.word_shown(ids[place])
             masked = tuple(MASK_ID if p == place else i for p, i in enumerate(ids))
             text = " ".join(MASK if w == typed[place] else t.surface for w, t in enumerate(tokens))
@@ -115,20 +115,10 @@ def blanks(model: GuessingMiniLM, lines: Iterable[str], lexicon: frozenset[str])
 
 @torch.no_grad()
 def head_guesses(model: GuessingMiniLM, test: Sequence[Blank], batch: int = 128) -> list[list[str]]:
-    """The head's five likeliest words at each blank (sentences of one length run together: no padding)."""
-    by_length: dict[int, list[int]] = defaultdict(list)
-    for k, blank in enumerate(test):
-        by_length[len(blank.ids)].append(k)
-    found: list[list[str]] = [[] for _ in test]
-    for indices in by_length.values():
-        for start in range(0, len(indices), batch):
-            chunk = indices[start : start + batch]
-            final = model.model(torch.tensor([test[k].ids for k in chunk])).hidden_states[-1]
-            vectors = torch.stack([final[row, test[k].place] for row, k in enumerate(chunk)])
-            top = model.word_probabilities(vectors).topk(5, dim=-1).indices
-            for row, k in enumerate(chunk):
-                found[k] = [model.word_shown(int(i)) for i in top[row]]
-    return found
+    """The head's five likeliest words at each blank."""
+    vectors = states_at(model, [blank.ids for blank in test], [[blank.place] for blank in test], batch)
+    top = model.word_probabilities(vectors).topk(5, dim=-1).indices
+    return [[model.word_shown(int(i)) for i in row] for row in top]
 
 
 def piece_bigram(model: GuessingMiniLM, lines: Iterable[str]) -> BigramCounts:

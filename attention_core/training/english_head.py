@@ -24,7 +24,7 @@ import torch
 from safetensors.torch import load_file, save_file
 from torch.nn import functional as F
 
-from attention_core.models.english_guesser import HEAD_FOLDER, GuessHead, guessable_ids, save_head
+from attention_core.models.english_guesser import HEAD_FOLDER, GuessHead, guessable_ids, piece_vocabulary, save_head
 from attention_core.models.pretrained import PretrainedModel, load_minilm
 from attention_core.story.text import tokenize
 from attention_core.training.english_text import SOURCES, english_source
@@ -46,13 +46,17 @@ class Blanks:
 def whole_words(model: PretrainedModel, text: str, guessable: torch.Tensor) -> tuple[list[int], list[int]]:
     """(the sentence's piece ids with [CLS] and [SEP], the places of the words read as one guessable piece)."""
     reading = model._read(tokenize(text))
-    words, ids = reading.words, reading.ids
-    places = [
+    return reading.ids, whole_word_places(reading.ids, reading.words, guessable)
+
+
+def whole_word_places(ids: list[int], words: list[int | None], guessable: torch.Tensor) -> list[int]:
+    """The places of a reading's pieces that are a whole typed word alone and a guessable piece (`words`: the typed
+    word of each piece, None for [CLS] and [SEP])."""
+    return [
         p
         for p in range(1, len(ids) - 1)
         if words[p] is not None and words[p - 1] != words[p] != words[p + 1] and bool(guessable[ids[p]])
     ]
-    return ids, places
 
 
 def hide_words(model: PretrainedModel, lines: Sequence[str], guessable: torch.Tensor, seed: int) -> Blanks:
@@ -71,21 +75,28 @@ def hide_words(model: PretrainedModel, lines: Sequence[str], guessable: torch.Te
 
 
 @torch.no_grad()
-def blank_vectors(model: PretrainedModel, blanks: Blanks, batch: int = 64) -> tuple[torch.Tensor, torch.Tensor]:
-    """(N, d) MiniLM's final vector at every hidden word and (N,) the word's piece id. Sentences of one length run
-    together, so no padding is needed."""
+def states_at(
+    model: PretrainedModel, ids: Sequence[Sequence[int]], places: Sequence[Sequence[int]], batch: int = 64
+) -> torch.Tensor:
+    """(N, d) MiniLM's final vectors at `places` of each sentence of piece `ids`, in the order given. Sentences of one
+    length run together, so no padding is needed (BertEncoder masks none)."""
     by_length: dict[int, list[int]] = defaultdict(list)
-    for k, ids in enumerate(blanks.ids):
-        by_length[len(ids)].append(k)
-    vectors, answers = [], []
+    for k, sentence in enumerate(ids):
+        by_length[len(sentence)].append(k)
+    found: list[torch.Tensor] = [torch.empty(0)] * len(ids)
     for indices in by_length.values():
         for start in range(0, len(indices), batch):
             chunk = indices[start : start + batch]
-            final = model.model(torch.tensor([blanks.ids[k] for k in chunk])).hidden_states[-1]
+            final = model.model(torch.tensor([list(ids[k]) for k in chunk])).hidden_states[-1]
             for row, k in enumerate(chunk):
-                vectors.append(final[row, blanks.places[k]])
-                answers.extend(blanks.answers[k])
-    return torch.cat(vectors), torch.tensor(answers)
+                found[k] = final[row, list(places[k])]
+    return torch.cat(found)
+
+
+def blank_vectors(model: PretrainedModel, blanks: Blanks, batch: int = 64) -> tuple[torch.Tensor, torch.Tensor]:
+    """(N, d) MiniLM's final vector at every hidden word and (N,) the word's piece id."""
+    answers = torch.tensor([answer for line in blanks.answers for answer in line])
+    return states_at(model, blanks.ids, blanks.places, batch), answers
 
 
 def top_k_hits(logits: torch.Tensor, answers: torch.Tensor, k: int) -> int:
@@ -171,8 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     minilm = load_minilm()
     for parameter in minilm.model.parameters():
         parameter.requires_grad_(False)
-    vocabulary = [minilm.tokenizer.id_to_token(i) or "" for i in range(minilm.model.config.vocab_size)]
-    guessable = guessable_ids(vocabulary)
+    guessable = guessable_ids(piece_vocabulary(minilm))
     lines, held_out = training_lines(args.sources.split(","), args.max_lines, args.seed)
     print(f"{len(lines):,} training lines, {len(held_out):,} held-out lines; hiding words…", flush=True)
     if args.cache is not None and args.cache.is_file():  # MiniLM is frozen: its vectors at the blanks, kept
