@@ -174,23 +174,25 @@ def head_grid(
     # wrapped into rows. A desktop keeps the whole grid of a lesson's page (MiniLM's 78 panels thin their words; a
     # lesson points at any layer's head in it): `whole_on_desktop`.
     screen = current_screen()
+    whole = None  # built once: the check below and the chart share it (MiniLM's grid is the costly one)
     wrap = screen.phone
     if not wrap and (screen.presentation or not whole_on_desktop):
         fits = panels_across(screen, len(labels)) >= len(columns)  # an estimate that errs wide: a cheap "no" first
-        wrap = not fits or not labels_every_word(
-            heatmap_grid(panels, labels, row_names=rows, column_names=columns, rtl=rtl, translate=_), screen
-        )
+        if fits:
+            whole = heatmap_grid(panels, labels, row_names=rows, column_names=columns, rtl=rtl, translate=_)
+        wrap = not fits or not labels_every_word(whole, screen)
     if wrap:
         layer = _layer_picked(n_layers, key)
         start = max(1, min(len(columns), panels_across(screen, len(labels))))
-        figures = (_one_layer(panels, labels, columns, rtl, layer, k) for k in range(start, 0, -1))
-        chart(
-            next((f for f in figures if labels_every_word(f, screen)), None)
-            or _one_layer(panels, labels, columns, rtl, layer, 1),
-            key,
-        )
+        for across in range(start, 0, -1):  # the most panels a row that keep every word's label; one at least
+            figure = _one_layer(panels, labels, columns, rtl, layer, across)
+            if labels_every_word(figure, screen):
+                break
+        chart(figure, key)
         return
-    chart(heatmap_grid(panels, labels, row_names=rows, column_names=columns, rtl=rtl, translate=_), key)
+    if whole is None:
+        whole = heatmap_grid(panels, labels, row_names=rows, column_names=columns, rtl=rtl, translate=_)
+    chart(whole, key)
 
 
 def _layer_picked(n_layers: int, key: str) -> int:
