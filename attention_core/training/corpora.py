@@ -88,21 +88,23 @@ def hadith_lines() -> list[str]:
         return [json.loads(line)["text"] for line in handle if line.strip()]
 
 
-def _topic_lines(folder: str) -> list[str]:
-    """The sentences of every topic file of a folder beside this module, topics in name order."""
+def folder_lines(folder: str, names: tuple[str, ...] | None = None) -> list[str]:
+    """The non-blank lines of every .txt file of a folder beside this module (or only the files `names`), files in
+    name order: a corpus written one topic a file, read as package data."""
     root = importlib.resources.files("attention_core.training").joinpath(folder)
     files = sorted((f for f in root.iterdir() if f.name.endswith(".txt")), key=lambda f: f.name)
+    files = [f for f in files if names is None or f.name in names]
     return [line.strip() for f in files for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def modern_lines() -> list[str]:
     """The modern Arabic training text (about 5,600 sentences), never its test set."""
-    return _topic_lines(MODERN_TEXT)
+    return folder_lines(MODERN_TEXT)
 
 
 def modern_test_lines() -> list[str]:
     """The modern Arabic test set (about 780 sentences on other topics, written apart): for scores only."""
-    return _topic_lines(MODERN_TEST)
+    return folder_lines(MODERN_TEST)
 
 
 def lines_from_bytes(data: bytes, name: str, max_bytes: int | None = None) -> list[str]:

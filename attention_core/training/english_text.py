@@ -12,8 +12,9 @@ held-out English text of the same kind as the training text.
 
 from __future__ import annotations
 
-import importlib.resources
 from dataclasses import dataclass
+
+from attention_core.training.corpora import folder_lines, split
 
 EVERYDAY, EVERYDAY_TEST, LICENSED = "english_everyday", "english_everyday_heldout", "english_licensed"
 SOURCES = ("everyday", "wordnet", "devil")
@@ -28,29 +29,17 @@ class EnglishText:
     held_out: tuple[str, ...]
 
 
-def _lines(folder: str, names: tuple[str, ...] | None = None) -> list[str]:
-    """The non-blank lines of the .txt files of a package folder (all, in name order, or the files `names`)."""
-    root = importlib.resources.files("attention_core.training").joinpath(folder)
-    files = sorted((f for f in root.iterdir() if f.name.endswith(".txt")), key=lambda f: f.name)
-    files = [f for f in files if names is None or f.name in names]
-    return [line.strip() for f in files for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
 def english_source(name: str) -> EnglishText:
     """A training source by name (SOURCES), split into train and held-out lines."""
     if name == "everyday":
-        lines = _lines(EVERYDAY)
+        lines = folder_lines(EVERYDAY)
     elif name in ("wordnet", "devil"):
-        lines = _lines(LICENSED, (f"{name}.txt",))
+        lines = folder_lines(LICENSED, (f"{name}.txt",))
     else:
         raise ValueError(f"no English source {name!r}: one of {', '.join(SOURCES)}")
-    return EnglishText(
-        name,
-        tuple(line for i, line in enumerate(lines) if i % 10 != 9),
-        tuple(line for i, line in enumerate(lines) if i % 10 == 9),
-    )
+    return EnglishText(name, *split(lines))
 
 
 def everyday_test_lines() -> list[str]:
     """The everyday test set (other topics, written apart): for scores only, never trained on."""
-    return _lines(EVERYDAY_TEST)
+    return folder_lines(EVERYDAY_TEST)
