@@ -1,4 +1,5 @@
-"""How well English guesses a hidden word: MiniLM with the word-guessing head trained here, against the left+right
+"""How well English guesses a hidden word: MiniLM with the word-guessing head trained here (and its layers retrained,
+when the folder holds them: attention_core/training/english_tune.py), against the left+right
 bigram counted on the same training lines (and, given --small, a small English model trained here the way the Arabic
 one is), on the everyday test set written apart (never trained on) and on held-out lines of the training sources;
 by kind of word (attention_core/training/english_eval.py). Also the issue's two sentences and a guess's time.
@@ -51,8 +52,12 @@ def main() -> int:
     )
     args = parser.parse_args()
     model = load_guessing_minilm(args.head)
+    guesser_name = "MiniLM retrained" if model.retrained else "MiniLM + head"
     card = model.card
-    lines, held_out = training_lines(card["sources"], int(card["training_lines"]), int(card["seed"]))
+    # The bigram counts the lines the guesser learned from: a head's drawn lines, or every line a retraining read from
+    # (english_tune: every everyday line, WordNet's in turn).
+    max_lines = int(card.get("training_lines", 10**9))
+    lines, held_out = training_lines(card["sources"], max_lines, int(card["seed"]))
     lexicon = content_lexicon()
     bigram = piece_bigram(model, lines)
     small = load_model(args.small) if args.small else None
@@ -65,7 +70,7 @@ def main() -> int:
     for name, test_lines in sets.items():
         test = blanks(model, test_lines, lexicon)
         guessers = {
-            "MiniLM + head": head_guesses(model, test),
+            guesser_name: head_guesses(model, test),
             "left+right bigram": bigram_guesses(model, bigram, test),
         }
         if small is not None:
@@ -94,7 +99,7 @@ def main() -> int:
         args.out.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     if args.save_scores:
         everyday = results["sets"]["everyday test set (written apart)"]["scores"]  # type: ignore[index]
-        card["scores"] = {"everyday": everyday["MiniLM + head"], "bigram_everyday": everyday["left+right bigram"]}
+        card["scores"] = {"everyday": everyday[guesser_name], "bigram_everyday": everyday["left+right bigram"]}
         (args.head / HEAD_CARD).write_text(json.dumps(card, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
 

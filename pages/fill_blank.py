@@ -42,10 +42,20 @@ INTRO_WITH_ENGLISH = N_(
     "heatmap below shows everything it used: how much each of its heads looked at each word."
 )
 
+INTRO_WITH_RETRAINED_ENGLISH = N_(
+    "A masked-language model learned one game only: hide a word, guess it from the others. Arabic: the model "
+    "trained here. English: MiniLM, the model of the other pages, with its six layers retrained here to play this "
+    "game (it was trained for sentence similarity and had never seen a blank), so the heads you see are the ones "
+    "that decide. Or yours, from the Train page. Hide a word of your sentence (or type `[MASK]`) and see its "
+    "guesses. The only way the blank can learn about the other words is attention, so the heatmap below shows "
+    "everything it used: how much each of its heads looked at each word."
+)
 
 st.title(_("Fill the blank: what the model learned by masking"))
-# What plays here: with the English word-guessing head in place, MiniLM guesses English blanks too.
-st.markdown(_(INTRO_WITH_ENGLISH if english_guesser() is not None else INTRO))
+# What plays here: with the English guesser in place, MiniLM guesses English blanks too.
+guesser = english_guesser()
+intro = INTRO if guesser is None else INTRO_WITH_RETRAINED_ENGLISH if guesser.retrained else INTRO_WITH_ENGLISH
+st.markdown(_(intro))
 sentence = sentence_input("fill_blank", FILL_BLANK_SENTENCE, FILL_BLANK_EXAMPLES)
 if sentence is None:
     st.stop()

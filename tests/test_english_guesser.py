@@ -175,7 +175,7 @@ def test_with_a_head_in_place_fill_the_blank_guesses_english_with_minilm(
 
     save_head(guesser.head, tmp_path, {"made_by": "a test"})
     monkeypatch.setattr(english_guesser, "HEAD_FOLDER", tmp_path)
-    models._english_model.clear()
+    models._english_guesser.clear()
     try:
         sentence = "I drink a cup of [MASK] every morning."
         at = open_link("fill_blank", fill_blank_sentence=sentence)
@@ -188,9 +188,57 @@ def test_with_a_head_in_place_fill_the_blank_guesses_english_with_minilm(
         assert len(figure_of(at, "fill_blank_attention")["layout"]["meta"]["rows"]) == 72  # MiniLM's 6 × 12 heads
         assert any("word-guessing head trained here" in c.value for c in at.sidebar.caption)
     finally:
-        models._english_model.clear()
+        models._english_guesser.clear()
     monkeypatch.setattr(english_guesser, "HEAD_FOLDER", tmp_path / "none")
     at = open_link("fill_blank", fill_blank_sentence="I drink a cup of [MASK] every morning.")
     assert_clean(at)
     assert any("no model here can fill an English blank" in i.value for i in at.info)
-    models._english_model.clear()
+    models._english_guesser.clear()
+
+
+def test_a_retrained_guesser_is_loaded_on_a_copy_with_its_own_layers_and_mask_row(
+    guesser: GuessingMiniLM, tmp_path
+) -> None:
+    """What ships (attention_core/training/english_tune.py): MiniLM's layers and [MASK] row retrained, saved in half
+    precision beside the head. Loading them must give those numbers back and leave the shared MiniLM as it was (the
+    reading pages show the pretrained one)."""
+    import copy
+
+    from attention_core.models.english_guesser import MASK_PIECE, load_guessing_minilm, save_guesser
+    from attention_core.models.pretrained import PretrainedModel
+
+    shared = load_minilm()
+    before = {name: value.clone() for name, value in shared.model.state_dict().items()}
+    retrained = PretrainedModel(copy.deepcopy(shared.model), shared.tokenizer, name=shared.name)
+    generator = torch.Generator().manual_seed(1)
+    with torch.no_grad():
+        for parameter in retrained.model.parameters():
+            parameter.add_(torch.randn(parameter.shape, generator=generator) * 0.01)
+    save_guesser(GuessingMiniLM(retrained, guesser.head), tmp_path, {"made_by": "a test"})
+    loaded = load_guessing_minilm(tmp_path, minilm=shared)
+    assert loaded.retrained and not guesser.retrained
+    for name, value in shared.model.state_dict().items():
+        assert torch.equal(value, before[name]), name  # the shared MiniLM untouched
+    for name, value in retrained.model.state_dict().items():
+        if name == "word_embeddings.weight":
+            continue
+        torch.testing.assert_close(loaded.model.state_dict()[name], value.half().float())
+    words = loaded.model.word_embeddings.weight
+    torch.testing.assert_close(words[MASK_PIECE], retrained.model.word_embeddings.weight[MASK_PIECE].half().float())
+    assert torch.equal(words[:MASK_PIECE], before["word_embeddings.weight"][:MASK_PIECE])  # the other rows MiniLM's
+    sentence = tokenize("I drink a cup of [MASK] every morning.")
+    assert loaded.predict(sentence, 3) != guesser.predict(sentence, 3)
+
+
+def test_the_retraining_reads_every_everyday_line_and_wordnet_in_turn_and_its_rate_warms_then_falls() -> None:
+    from attention_core.training.english_head import Blanks
+    from attention_core.training.english_tune import epoch_lines, length_batches, rate_at
+
+    everyday, wordnet = [f"e{i}" for i in range(10)], [f"w{i}" for i in range(12)]
+    assert epoch_lines(everyday, wordnet, 0) == [*everyday, "w0", "w1", "w2", "w3", "w4"]
+    assert epoch_lines(everyday, wordnet, 1)[10:] == ["w5", "w6", "w7", "w8", "w9"]
+    assert rate_at(0.0) == 0.0 and rate_at(0.03) == 1.0 and rate_at(0.515) == pytest.approx(0.5) and rate_at(1.0) == 0
+    blanks = Blanks([[1, 2, 3], [1, 2], [4, 5, 6], [7, 8]], [[1]] * 4, [[2]] * 4)
+    batches = length_batches(blanks, seed=0, size=32)
+    assert sorted(sorted(b) for b in batches) == [[0, 2], [1, 3]]  # one length a batch: no padding
+    assert batches == length_batches(blanks, seed=0, size=32)  # seeded

@@ -64,14 +64,18 @@ def test_the_short_sentence_caption_in_arabic(lang: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_fill_the_blank_says_which_arabic_the_model_learned_and_what_it_scored_on_modern_text(lang: str) -> None:
     """One line under the guesses (issue 27): classical and everyday modern Arabic, and the measured share of hidden
-    common words of the modern test set guessed first and in the first five (scores.json)."""
+    common words of the modern test set guessed first and in the first five (scores.json), and its nouns apart."""
     common = json.loads((SHIPPED / "scores.json").read_text(encoding="utf-8"))["modern_test"]["common words"]
     at = open_framed_link("fill_blank", lang=lang)
     assert_clean(at)
     numbers = (f"{round(100 * common['top1'])}", f"{round(100 * common['top5'])}")
     (line,) = [c.value for c in at.caption if all(n in c.value for n in numbers) and "في، إلى، على" in c.value]
+    # and the nouns apart (issue 34): first guess, the word-pair count's, and the share it can never guess
+    nouns = json.loads((SHIPPED / "scores.json").read_text(encoding="utf-8"))["modern_test"]["nouns"]
+    for share in (nouns["top1"], nouns["bigram_top1"], nouns["never_guessable"]):
+        assert f"{share:.0%}" in line
     if lang == "en":
-        assert "classical Arabic" in line and "everyday Modern Standard Arabic" in line
+        assert "classical Arabic" in line and "everyday Modern Standard Arabic" in line and "noun" in line
     else:
         assert "العربية التراثية" in line and "الفصحى المعاصرة" in line and "classical" not in line
 

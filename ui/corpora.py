@@ -19,6 +19,7 @@ BUILT_IN_CHOICES = {
     ),
     N_("Hadith: Bukhari and Muslim (built in)"): "hadith",
     N_("Modern Standard Arabic: everyday sentences (built in)"): "modern",
+    N_("English: everyday sentences (built in)"): "english_everyday",
 }
 UPLOAD, PASTE = N_("upload a .txt file"), N_("paste text")
 CORPUS_CHOICES = [*BUILT_IN_CHOICES, UPLOAD, PASTE]

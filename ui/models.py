@@ -16,13 +16,12 @@ from typing import TypeVar
 
 import streamlit as st
 
-from attention_core.models.english_guesser import CREDIT as GUESSER_CREDIT
-from attention_core.models.english_guesser import GuessingMiniLM, head_shipped, load_guessing_minilm
+from attention_core.models.english_guesser import GuessingMiniLM, guesser_credit, head_shipped, load_guessing_minilm
 from attention_core.models.interface import AttentionModel, MaskedWordModel
 from attention_core.models.pretrained import CREDIT as ENGLISH_CREDIT
 from attention_core.models.pretrained import ModelNotInstalledError, PretrainedModel, load_minilm
 from attention_core.models.trained import TrainedModel, load_model, measured_scores
-from attention_core.story.text import CLS, SEP, Token, is_arabic_char
+from attention_core.story.text import CLS, MASK, SEP, Token, is_arabic_char
 from attention_core.training.corpora import CREDITS
 from attention_core.training.live import TrainingRun
 from ui.bidi import isolate_latin
@@ -56,7 +55,7 @@ def model_credit() -> str:
         quran=_(CREDITS["quran"]),
         hadith=_(CREDITS["hadith"]),
         modern=_(CREDITS["modern"]),
-        english=_(ENGLISH_CREDIT) + (" " + _(GUESSER_CREDIT) if head_shipped() else ""),
+        english=_(ENGLISH_CREDIT) + (" " + _(guesser_credit()) if head_shipped() else ""),
     )
     return isolate_latin(credit) if right_to_left() else credit
 
@@ -71,13 +70,20 @@ def _shipped_model() -> TrainedModel:
 @st.cache_resource(show_spinner=False)
 def _english_model() -> PretrainedModel | None:
     try:
-        minilm = load_minilm()
+        return load_minilm()
     except ModelNotInstalledError:
         return None
-    try:  # MiniLM's own layers with the word-guessing head trained here: every page's English can guess a blank
+
+
+@st.cache_resource(show_spinner=False)
+def _english_guesser() -> GuessingMiniLM | None:
+    minilm = _english_model()
+    if minilm is None:
+        return None
+    try:  # the shipped guesser: a head on MiniLM's layers, or (what ships) MiniLM's layers retrained, on a copy
         return load_guessing_minilm(minilm=minilm)
-    except FileNotFoundError:  # a clone without the head's file: MiniLM reads English, and cannot guess
-        return minilm
+    except FileNotFoundError:  # a clone without the guesser's files: MiniLM reads English, and cannot guess
+        return None
 
 
 def _first_load(load: Callable[[], T], spinner: str) -> T:
@@ -97,18 +103,18 @@ def shipped_model() -> TrainedModel:
 
 
 def english_model() -> PretrainedModel | None:
-    """MiniLM (with its word-guessing head: a MaskedWordModel), or None when its package is not installed (the app
-    then says so and uses the Arabic model)."""
+    """MiniLM as pretrained, or None when its package is not installed (the app then says so and uses the Arabic
+    model)."""
     return _first_load(_english_model, _("Loading the pretrained English model…"))
 
 
 def english_guesser() -> GuessingMiniLM | None:
-    """MiniLM with the word-guessing head trained here, or None (its package or the head's file missing; without
-    the head MiniLM is not even loaded: an Arabic blank does not wait for it)."""
+    """The English model that guesses a blank: MiniLM with its layers retrained here and a word-guessing head (or a
+    head alone), or None (MiniLM's package or the guesser's files missing; without them MiniLM is not even loaded:
+    an Arabic blank does not wait for it)."""
     if not head_shipped():
         return None
-    english = english_model()
-    return english if isinstance(english, GuessingMiniLM) else None
+    return _first_load(_english_guesser, _("Loading the English model that guesses…"))
 
 
 def my_run() -> TrainingRun | None:
@@ -171,6 +177,17 @@ GUESSER_LINE = N_(
     "English guesses: MiniLM's layers, unchanged, with a word-guessing head trained here on its final word vectors "
     "(the heads you see are the ones that decide)."
 )
+RETRAINED_LINE = N_(
+    "The sentence has a blank, so MiniLM with its six layers retrained here to guess hidden words reads it (the "
+    "pretrained MiniLM had never seen a [MASK]): the heads you see are the retrained ones, the ones that decide."
+)
+
+
+def guesser_line(model: GuessingMiniLM) -> str:
+    """The sidebar's line on what English guesses with, in this session's language."""
+    return _(RETRAINED_LINE if model.retrained else GUESSER_LINE)
+
+
 NO_ENGLISH_MASKED_MODEL = N_(
     "This sentence is not in Arabic script, and no model here can fill an English blank: MiniLM, the English "
     "model, was trained for sentence similarity and ships no masked-word head, and the Arabic model would read "
@@ -193,7 +210,7 @@ def masked_word_model(page: str, rtl: bool) -> MaskedWordModel | None:
         st.sidebar.caption(describe_my_model(mine))
         return mine
     if guesser is not None and (choice == ENGLISH or (choice == AUTOMATIC and not rtl)):
-        st.sidebar.caption(_(GUESSER_LINE))
+        st.sidebar.caption(guesser_line(guesser))
         return guesser
     if choice == AUTOMATIC and not rtl:
         st.sidebar.caption(_("No model here can fill an English blank yet: train your own on the Train page."))
@@ -244,9 +261,11 @@ def chosen_model(page: str, rtl: bool, tokens: Sequence[Token] = ()) -> Attentio
         model: AttentionModel = mine
     elif english is not None and (choice == ENGLISH or (choice == AUTOMATIC and not arabic)):
         st.sidebar.caption(_("Using MiniLM-L6: 6 layers × 12 heads, word pieces, pretrained on English."))
-        if isinstance(english, GuessingMiniLM):
-            st.sidebar.caption(_(GUESSER_LINE))
-        model = english
+        # A sentence with a blank is read by the English model that can fill it: its heads are the ones that decide.
+        guesser = english_guesser() if any(t.surface == MASK for t in tokens) else None
+        if guesser is not None:
+            st.sidebar.caption(guesser_line(guesser))
+        model = guesser or english
     else:
         if english is None:
             st.sidebar.caption(
@@ -260,7 +279,7 @@ def chosen_model(page: str, rtl: bool, tokens: Sequence[Token] = ()) -> Attentio
         model = shipped_model()
     if scripts.mixed:
         automatic = choice == AUTOMATIC
-        english_read = english is not None and model is english
+        english_read = english is not None and isinstance(model, PretrainedModel)
         st.caption(mixed_scripts_note(model, scripts, automatic=automatic, english=english_read, mostly_arabic=arabic))
     return model
 
@@ -353,6 +372,13 @@ def what_the_model_can_guess(model: MaskedWordModel) -> str:
                 "On modern sentences it never saw, a hidden في، إلى، على، من، مع، أن or عن was its first guess "
                 "{top1:.0%} of the time, and among its first five {top5:.0%}."
             ).format(top1=common["top1"], top5=common["top5"])
+        nouns = (shipped_scores() or {}).get("modern_test", {}).get("nouns")
+        if nouns:
+            line += " " + _(
+                "Nouns are harder: a hidden noun or adjective (a word with ال or ending in ة) was its first guess "
+                "{top1:.0%} of the time, where counting word pairs alone gets {bigram:.0%}; {never:.0%} of them are "
+                "not among the words it can guess at all."
+            ).format(top1=nouns["top1"], bigram=nouns["bigram_top1"], never=nouns["never_guessable"])
         return line
     return _(
         "This model guesses only words of the text it was trained on; it reads other words through their "
@@ -363,11 +389,18 @@ def what_the_model_can_guess(model: MaskedWordModel) -> str:
 def english_guesses_line(model: GuessingMiniLM) -> str:
     """What MiniLM's guesses are, and how often they were right on everyday sentences it never saw (the head's
     measured scores, bench/english_guess_report.py), in this session's language."""
-    line = _(
-        "MiniLM read the sentence with its own layers, unchanged; a word-guessing head trained here turns the blank's "
-        "final vector into a guess among {n:,} whole words (one word piece each: a word MiniLM splits cannot be a "
-        "guess)."
-    ).format(n=model.guessable_words)
+    if model.retrained:
+        line = _(
+            "MiniLM read the sentence with its six layers as retrained here to guess hidden words; a word-guessing "
+            "head turns the blank's final vector into a guess among {n:,} whole words (one word piece each: a word "
+            "MiniLM splits cannot be a guess)."
+        ).format(n=model.guessable_words)
+    else:
+        line = _(
+            "MiniLM read the sentence with its own layers, unchanged; a word-guessing head trained here turns the "
+            "blank's final vector into a guess among {n:,} whole words (one word piece each: a word MiniLM splits "
+            "cannot be a guess)."
+        ).format(n=model.guessable_words)
     scores = model.card.get("scores")  # the bench's numbers for this head, written into its card
     everyday = scores.get("everyday") if isinstance(scores, dict) else None
     if everyday:

@@ -16,6 +16,7 @@ a frozen MiniLM gave its head too little to guess content words from).
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from pathlib import Path
@@ -33,12 +34,19 @@ from attention_core.words import N_
 
 HEAD_FOLDER = Path(__file__).parents[1] / "shipped" / "english"  # attention_core/shipped/english
 HEAD_WEIGHTS, HEAD_CARD = "guess_head.safetensors", "guess_head.json"
+# MiniLM's layers as retrained here (attention_core/training/english_tune.py), stored in half precision (the guesses
+# it changes are below the shown digits; the file halves): every tensor but the word-piece table, plus the [MASK] row.
+TUNED_WEIGHTS, MASK_ROW, MASK_PIECE = "tuned_layers.safetensors", "mask_row", 103
 # A guess is a whole word: a piece that starts a word (not "##ing") and is made of letters, with at most one
 # apostrophe inside (MiniLM's vocabulary is lower case); never [CLS], [MASK], punctuation or a number.
 GUESSABLE = re.compile(r"[a-z]+(?:'[a-z]+)?")
 CREDIT = N_(
     "English guesses: MiniLM's layers (all-MiniLM-L6-v2, Apache-2.0), unchanged, with a word-guessing head trained "
     "here on WordNet's glosses and examples, The Devil's Dictionary and everyday sentences written for this project."
+)
+CREDIT_RETRAINED = N_(
+    "English guesses: MiniLM (all-MiniLM-L6-v2, Apache-2.0) with its six layers retrained here, with a word-guessing "
+    "head, on WordNet's glosses and examples and on everyday sentences written for this project."
 )
 
 
@@ -74,8 +82,17 @@ class GuessingMiniLM(MaskedWordModel, PretrainedModel):
 
     can_fill_mask = True
 
-    def __init__(self, minilm: PretrainedModel, head: GuessHead, *, card: dict[str, object] | None = None) -> None:
-        PretrainedModel.__init__(self, minilm.model, minilm.tokenizer, name="MiniLM-L6 + a guessing head (English)")
+    def __init__(
+        self,
+        minilm: PretrainedModel,
+        head: GuessHead,
+        *,
+        card: dict[str, object] | None = None,
+        retrained: bool = False,
+    ) -> None:
+        name = "MiniLM-L6 retrained to guess (English)" if retrained else "MiniLM-L6 + a guessing head (English)"
+        PretrainedModel.__init__(self, minilm.model, minilm.tokenizer, name=name)
+        self.retrained = retrained  # MiniLM's layers retrained with the head (english_tune), not only a head
         self.head = head.eval()
         self.card = card or {}
         self._vocabulary = piece_vocabulary(self)
@@ -110,8 +127,18 @@ class GuessingMiniLM(MaskedWordModel, PretrainedModel):
 
 def head_shipped(folder: Path | None = None) -> bool:
     """Whether a head's weights are in `folder` (the shipped one by default), without loading anything: the app
-    offers English guesses only then (docs/english-guessing.md says why none ships yet)."""
+    offers English guesses only then."""
     return ((folder or HEAD_FOLDER) / HEAD_WEIGHTS).is_file()
+
+
+def retrained_shipped(folder: Path | None = None) -> bool:
+    """Whether `folder` (the shipped one by default) also holds MiniLM's layers retrained with the head."""
+    return head_shipped(folder) and ((folder or HEAD_FOLDER) / TUNED_WEIGHTS).is_file()
+
+
+def guesser_credit(folder: Path | None = None) -> str:
+    """The credit of the English guesser in `folder` (untranslated, N_): a head alone, or retrained layers."""
+    return CREDIT_RETRAINED if retrained_shipped(folder) else CREDIT
 
 
 def save_head(head: GuessHead, folder: Path, card: dict[str, object]) -> None:
@@ -121,14 +148,33 @@ def save_head(head: GuessHead, folder: Path, card: dict[str, object]) -> None:
     (folder / HEAD_CARD).write_text(json.dumps(card, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
+def save_guesser(guesser: GuessingMiniLM, folder: Path, card: dict[str, object]) -> None:
+    """A retrained guesser: its head (save_head) and MiniLM's retrained layers and [MASK] row (TUNED_WEIGHTS)."""
+    save_head(guesser.head, folder, card)
+    tensors = {name: value for name, value in guesser.model.state_dict().items() if name != "word_embeddings.weight"}
+    tensors[MASK_ROW] = guesser.model.word_embeddings.weight[MASK_PIECE]
+    save_file({name: value.detach().half().contiguous() for name, value in tensors.items()}, folder / TUNED_WEIGHTS)
+
+
 def load_guessing_minilm(folder: Path | None = None, minilm: PretrainedModel | None = None) -> GuessingMiniLM:
-    """MiniLM (from its package, or `minilm`) with the head in `folder` (the shipped one by default). Raises
-    ModelNotInstalledError without MiniLM's package, FileNotFoundError without the head."""
+    """MiniLM (from its package, or `minilm`) with the head in `folder` (the shipped one by default), and MiniLM's
+    layers as retrained there when the folder holds them (then on a copy: `minilm` itself is left as it was).
+    Raises ModelNotInstalledError without MiniLM's package, FileNotFoundError without the head."""
     folder = folder or HEAD_FOLDER
     minilm = minilm or load_minilm()
     config = minilm.model.config
     head = GuessHead(config.d_model, config.vocab_size, eps=config.eps)
     head.load_state_dict(load_file(folder / HEAD_WEIGHTS))
+    if (folder / TUNED_WEIGHTS).is_file():
+        minilm = PretrainedModel(copy.deepcopy(minilm.model), minilm.tokenizer, name=minilm.name)
+        tensors = {name: value.float() for name, value in load_file(folder / TUNED_WEIGHTS).items()}
+        mask_row = tensors.pop(MASK_ROW)
+        missing, unexpected = minilm.model.load_state_dict(tensors, strict=False)
+        if missing != ["word_embeddings.weight"] or unexpected:
+            found = f"missing {missing}, unexpected {unexpected}"
+            raise ValueError(f"{folder / TUNED_WEIGHTS}: not MiniLM's layers ({found})")
+        with torch.no_grad():
+            minilm.model.word_embeddings.weight[MASK_PIECE] = mask_row
     card_path = folder / HEAD_CARD
     card = json.loads(card_path.read_text(encoding="utf-8")) if card_path.is_file() else {}
-    return GuessingMiniLM(minilm, head, card=card)
+    return GuessingMiniLM(minilm, head, card=card, retrained=(folder / TUNED_WEIGHTS).is_file())

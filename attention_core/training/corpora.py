@@ -7,6 +7,11 @@ held-out.
   package's data notes call the Arabic text public domain), one record per line.
 - "modern": everyday Modern Standard Arabic written for this project (attention_core/training/modern), one
   sentence per line; its test set (modern_heldout), written apart, is never part of a corpus.
+- "english_everyday": everyday English written for this project (attention_core/training/english_everyday), its
+  test set (english_everyday_heldout) never part of a corpus; "wordnet": WordNet 3.0's glosses and example sentences
+  (WordNet licence) and "devil": The Devil's Dictionary (public domain), both made from Debian's packages
+  (attention_core/training/english_licensed, its NOTICE keeps each licence). The shipped English model's mix is
+  ENGLISH_MIX.
 - any UTF-8 text file: one sentence or paragraph per line.
 - a mix of them, comma-separated: "quran,hadith". "quran*4,hadith,modern" (the shipped model's) reads the
   Qurʾān's training lines four times per epoch; each part keeps its own held-out lines and is scored alone.
@@ -24,7 +29,13 @@ from pathlib import Path
 
 from attention_core.words import N_, Worded
 
-BUILT_IN = ("quran", "hadith", "modern")
+BUILT_IN = ("quran", "hadith", "modern", "english_everyday", "wordnet", "devil")
+# The English built-ins: (folder beside this module, its files; None: every .txt file).
+ENGLISH_FILES: dict[str, tuple[str, tuple[str, ...] | None]] = {
+    "english_everyday": ("english_everyday", None),
+    "wordnet": ("english_licensed", ("wordnet.txt",)),
+    "devil": ("english_licensed", ("devil.txt",)),
+}
 # The shipped Arabic model's training text: the Qurʾān's lines read four times per epoch beside the hadith's,
 # which are fourteen times longer (docs/arabic-model.md: eight times did not help the Qurʾān and slowed the hadith),
 # and the modern sentences once (bench/compare_mixes.py: four times cost the Qurʾān more for little gain).
@@ -38,6 +49,15 @@ CREDITS = {
         "Everyday Modern Standard Arabic written for this project: school, home, family, work, food, weather, "
         "travel, sport, health, shopping, news and daily life (attention_core/training/modern, the project's own)."
     ),
+    "english_everyday": N_(
+        "Everyday English written for this project: home, food, work, travel, health, family and daily life "
+        "(attention_core/training/english_everyday, the project's own)."
+    ),
+    "wordnet": N_(
+        "WordNet 3.0's glosses and example sentences (Princeton University, WordNet licence), from Debian's "
+        "wordnet-base."
+    ),
+    "devil": N_("Ambrose Bierce's The Devil's Dictionary (public domain), from Debian's dict-devil."),
 }
 # The project's modern Arabic: the training text, one file a topic, and a test set written apart from it by another
 # writer on other topics (technology, nature, the city, the arts, science, community), never trained on.
@@ -142,6 +162,8 @@ def load_corpus(name_or_path: str, max_bytes: int | None = None) -> Corpus:
         lines = hadith_lines()
     elif name_or_path == "modern":
         lines = modern_lines()
+    elif name_or_path in ENGLISH_FILES:
+        lines = folder_lines(*ENGLISH_FILES[name_or_path])
     else:
         path = Path(name_or_path)
         if not path.is_file():

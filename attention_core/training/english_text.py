@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from attention_core.training.corpora import folder_lines, split
+from attention_core.training.corpora import ENGLISH_FILES, folder_lines, split
 
-EVERYDAY, EVERYDAY_TEST, LICENSED = "english_everyday", "english_everyday_heldout", "english_licensed"
+EVERYDAY_TEST = "english_everyday_heldout"
 SOURCES = ("everyday", "wordnet", "devil")
 
 
@@ -30,14 +30,12 @@ class EnglishText:
 
 
 def english_source(name: str) -> EnglishText:
-    """A training source by name (SOURCES), split into train and held-out lines."""
-    if name == "everyday":
-        lines = folder_lines(EVERYDAY)
-    elif name in ("wordnet", "devil"):
-        lines = folder_lines(LICENSED, (f"{name}.txt",))
-    else:
+    """A training source by name (SOURCES), split into train and held-out lines: the corpus module's English
+    built-ins ("everyday" is its "english_everyday")."""
+    if name not in SOURCES:
         raise ValueError(f"no English source {name!r}: one of {', '.join(SOURCES)}")
-    return EnglishText(name, *split(lines))
+    built_in = "english_everyday" if name == "everyday" else name
+    return EnglishText(name, *split(folder_lines(*ENGLISH_FILES[built_in])))
 
 
 def everyday_test_lines() -> list[str]:
