@@ -14,6 +14,7 @@ from ui.causal import show_words_before_only
 from ui.controls import sentence_input
 from ui.decision_view import show_decision
 from ui.examples import FILL_BLANK_EXAMPLES, FILL_BLANK_SENTENCE
+from ui.fill_blank_quiz import CHOICES, guess_the_guess
 from ui.i18n import N_, _, ngettext, reading_order
 from ui.knock_out_view import knock_out_controls, show_blank_attention_change, show_guess_change, show_head_importance
 from ui.models import NO_ENGLISH_MASKED_MODEL, english_guesser, masked_word_model, what_the_model_can_guess
@@ -102,6 +103,10 @@ analysis = model.analyze(tokens)
 flag_model_cut(len(tokens), model.words_read(tokens))
 flag_unknown_words(analysis.labels[1:], analysis.known[1:])
 place = model.blank_position(list(analysis.tokens))  # among the model's tokens: [CLS] first, a word may be pieces
+# Guess first: the model's guesses and everything that would give them away wait for the student's pick.
+asked = (tuple(t.surface for t in tokens), model.name)
+if not guess_the_guess(model.guesses(analysis.final[place], CHOICES), asked):
+    st.stop()
 rows, matrix = analysis.attention_from(place)
 n_heads = analysis.weights.shape[1]
 shown = [  # the rows' names as drawn; the figure's data keeps "layer 1 · head 1", which lessons point at

@@ -93,9 +93,12 @@ class Lesson:
     def quiz_query(self) -> dict[str, str | list[str]] | None:
         """The lesson as a question (ui/guess_view.py): its page opens with the heatmaps hidden and asks where the
         lesson's row word looks, in the lesson's head; on the Abstraction page, which of its texts' pairs ends
-        closest; None for a lesson with no such question (Fill the blank, Word order, a knock-out's panels)."""
+        closest; on Fill the blank, the model's first guess; None for a lesson with no such question (Word order, a
+        knock-out's panels)."""
         if self.page == "abstraction" and "abstraction_texts_a" in self.settings:
             return self.query() | {"abstraction_quiz": "true"}  # which pair ends closest (ui/abstraction_quiz.py)
+        if self.page == "fill_blank" and self.expected_guess is not None:
+            return self.query() | {"fill_blank_quiz": "true"}  # the model's first guess (ui/fill_blank_quiz.py)
         if self.page not in QUIZ_PAGES or self.cell is None or (self.panel and not _HEAD.fullmatch(self.panel)):
             return None
         typed = [token.surface for token in tokenize(self.sentence)]

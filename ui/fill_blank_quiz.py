@@ -1,0 +1,77 @@
+"""Guess first on Fill the blank: which word will the model guess first? The choices are the model's own first five
+guesses in alphabetical order (their order must not give the answer away); Reveal scores the pick and opens the
+page below: the guesses, where the blank looked, the knock-outs. A lesson's quiz link (?fill_blank_quiz=true) gives a
+class the same question; each student's pick stays in their own session. The question is the sentence and the model:
+another sentence, hidden word or model asks again."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attention_core.figures.numbers import written_alone
+from ui.bidi import isolate
+from ui.i18n import _
+from ui.lesson_view import show_lesson_line
+from ui.show import plain
+
+PAGE = "fill_blank"
+REVEALED, UNGUESSED = f"{PAGE}_quiz_revealed", f"{PAGE}_quiz_unguessed"
+CHOICES = 5  # the model's first five guesses are the choices
+
+
+def guess_the_guess(guesses: list[tuple[str, float]], asked: tuple[object, ...]) -> bool:
+    """The switch and, while it is on, the question, the pick and Reveal. guesses: the model's, best first (at least
+    CHOICES); asked: what makes the question (the sentence as read, the model). Returns whether the page may show
+    the model's guesses and the rest of itself."""
+    if not st.toggle(
+        _("Guess first, then reveal"),
+        key=f"{PAGE}_quiz",
+        bind="query-params",
+        help=_("The guesses stay hidden: pick the word you think the model guesses first, then press Reveal."),
+    ):
+        return True
+    st.markdown(_("**Which word will the model guess first for the blank?**"))
+    options = sorted((word for word, _p in guesses[:CHOICES]), key=str.casefold)
+    pick = st.radio(
+        _("Your guess"),
+        options,
+        index=None,
+        key=f"{PAGE}_quiz_pick",
+        format_func=lambda word: isolate(plain(word)),
+        persist_state="session",
+    )
+    # Reveal and Hide act in callbacks, before the page draws again: the same run shows the guesses or hides them.
+    if st.session_state.get(REVEALED) != asked:
+        st.button(_("Reveal"), type="primary", key=f"{PAGE}_quiz_reveal", on_click=_reveal, args=(asked,))
+        if st.session_state.pop(UNGUESSED, False):
+            st.warning(_("Pick your guess above, then press Reveal."))
+        st.caption(_("The model's guesses, its attention and everything below stay hidden until you reveal."))
+        return False
+    _say_score(guesses, pick)
+    show_lesson_line()  # an open lesson's line on where to look waited for the reveal
+    st.button(_("Hide it again"), key=f"{PAGE}_quiz_hide", on_click=st.session_state.pop, args=(REVEALED, None))
+    return True
+
+
+def _reveal(asked: tuple[object, ...]) -> None:
+    if st.session_state.get(f"{PAGE}_quiz_pick") is None:
+        st.session_state[UNGUESSED] = True  # said once, under the button
+    else:
+        st.session_state[REVEALED] = asked
+
+
+def _say_score(guesses: list[tuple[str, float]], pick: str | None) -> None:
+    best, p_best = guesses[0]
+    said = {"best": isolate(plain(best)), "p_best": written_alone(p_best)}
+    if pick is None:  # the pick was cleared after the reveal
+        st.caption(_("Make a guess above to see how close it is."))
+    elif pick == best:
+        st.success(_("**Hit.** The model's first guess is {best} ({p_best}).").format(**said))
+    else:
+        rank = next(i for i, (word, _p) in enumerate(guesses) if word == pick) + 1
+        st.warning(
+            _(
+                "**Not this time.** The model's first guess is {best} ({p_best}); yours, {word}, is its guess number "
+                "{rank} ({p})."
+            ).format(**said, word=isolate(plain(pick)), rank=rank, p=written_alone(guesses[rank - 1][1]))
+        )
