@@ -30,9 +30,10 @@ MAX_LINK = 2_000  # characters of one link
 MAX_PROMPT = 500  # characters of one reflection prompt
 MAX_TEXT = 1_000  # characters of a question's sentence or word, as the plan's list shows them
 MAX_TITLE = 120
-# The pages that ask a quiz question (ui/examples.py QUIZ_PAGES, and the Abstraction page's own quiz);
+# The pages that ask a quiz question (ui/examples.py QUIZ_PAGES, the Abstraction page's own quiz, and Fill the
+# blank's: what will the model guess);
 # tests/test_classroom_plan.py checks this list against the app's.
-QUIZ_PAGES = ("heads", "similarity", "trainable", "abstraction")
+QUIZ_PAGES = ("heads", "similarity", "trainable", "abstraction", "fill_blank")
 _KEY = re.compile(r"[a-z][a-z0-9_]{0,60}")  # a widget key in a link: the page's prefix, then words
 _ENTRIES = {"link", "prompt", "locked", "sentence", "word"}
 

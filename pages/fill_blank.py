@@ -105,7 +105,8 @@ flag_unknown_words(analysis.labels[1:], analysis.known[1:])
 place = model.blank_position(list(analysis.tokens))  # among the model's tokens: [CLS] first, a word may be pieces
 # Guess first: the model's guesses and everything that would give them away wait for the student's pick.
 asked = (tuple(t.surface for t in tokens), model.name)
-if not guess_the_guess(model.guesses(analysis.final[place], CHOICES), asked):
+question = " ".join(t.surface for t in tokens)
+if not guess_the_guess(model.guesses(analysis.final[place], CHOICES), asked, question, sentence.rtl):
     st.stop()
 rows, matrix = analysis.attention_from(place)
 n_heads = analysis.weights.shape[1]

@@ -24,21 +24,13 @@ from ui.examples import QUIZ_PAGES as APP_QUIZ_PAGES
 from ui.links import href
 
 QUIZ = "similarity?similarity_sentence=the+cat+sat&similarity_quiz=true&similarity_quiz_row=cat"
-QUIZ_LINKS = [href(lesson.page, query) for lesson in LESSONS if (query := lesson.quiz_query()) is not None]
-# Fill the blank's quiz (the model's first guess) is the page's own: a live class cannot ask it yet.
-APP_LINKS = [link for link in QUIZ_LINKS if not link.startswith("fill_blank?")]
+APP_LINKS = [href(lesson.page, query) for lesson in LESSONS if (query := lesson.quiz_query()) is not None]
 
 
 def test_the_plan_knows_the_apps_quiz_pages() -> None:
-    assert set(QUIZ_PAGES) == {*APP_QUIZ_PAGES, "abstraction"}
+    assert set(QUIZ_PAGES) == {*APP_QUIZ_PAGES, "abstraction", "fill_blank"}
     assert {link.partition("?")[0] for link in APP_LINKS} <= set(QUIZ_PAGES)  # no lesson asks on trainable yet
-
-
-def test_a_fill_the_blank_quiz_is_refused_by_a_plan_with_a_reason() -> None:
-    links = [link for link in QUIZ_LINKS if link.startswith("fill_blank?")]
-    assert links  # the lessons' Fill the blank quizzes exist, on the page alone
-    with pytest.raises(ValueError, match="quiz"):
-        quiz_link(links[0])
+    assert any(link.startswith("fill_blank?") for link in APP_LINKS)  # what will the model guess
 
 
 @pytest.mark.parametrize("link", APP_LINKS)
@@ -133,7 +125,7 @@ def test_a_bad_plan_file_says_what_is_wrong(text: str | bytes, message: str) -> 
         "",
         "similarity?similarity_sentence=the+cat",  # the quiz is not on
         "similarity?similarity_quiz=false",
-        "fill_blank?fill_blank_quiz=true",  # not a quiz page
+        "join?join_quiz=true",  # not a quiz page
         "similarity?heads_quiz=true",
         "similarity?similarity_quiz=true&heads_layer=2",  # another page's control
         "similarity?similarity_quiz=true&Similarity_X=1",

@@ -347,3 +347,37 @@ def test_the_class_follows_the_teacher_to_another_quiz_page(store: object) -> No
     status = store.status(code)
     assert status.question_number == 2 and status.question["page"] == "similarity"
     assert status.question["sentence"] == "the dog bit the man" and status.question["head"] is None
+
+
+def test_a_class_is_asked_what_the_model_will_guess_and_the_reveal_scores_every_phone(store: object) -> None:
+    """Issue 34: "what will the model guess?" — Fill the blank's quiz as a live class. The phones get the model's
+    first five guesses (alphabetical) and their probabilities, the model's own numbers."""
+    from attention_core import load_model
+
+    lesson = next(lesson for lesson in LESSONS if lesson.title == "Knock out the word before: agreement is lost")
+    teacher = open_link("fill_blank", **lesson.quiz_query())
+    teacher.button(key="live_start").click().run()
+    assert_clean(teacher)
+    code = teacher.session_state["live_class"].code
+    question = store.question(code)
+    guesses = load_model().fill_mask(lesson.sentence, 5)
+    assert question["asks"] == "guess" and question["page"] == "fill_blank"
+    assert question["choices"] == sorted((w for w, _ in guesses), key=str.casefold)
+    assert question["model_answer"] == guesses[0][0]
+    probability = dict(guesses)
+    assert question["weights"] == pytest.approx([probability[w] for w in question["choices"]], abs=1e-3)
+    assert "fill_blank_quiz=true" in question["link"]
+
+    one, two = student(code), student(code)
+    assert any("Which word will the model guess first" in m.value for m in one.markdown)
+    one, two = pick(one, code, 1, guesses[0][0]), pick(two, code, 1, guesses[1][0])
+    teacher.run()
+    assert not teacher.dataframe  # the guesses stay hidden on the projector until the reveal
+    teacher.button(key="live_reveal").click().run()
+    assert_clean(teacher)
+    assert any("the model's first guess is" in s.value for s in teacher.success)
+    assert teacher.dataframe  # the page opens: the guesses table
+    one.run()
+    two.run()
+    assert any("**Hit.**" in s.value and "first guess is" in s.value for s in one.success)
+    assert any("Not this time" in w.value and "first guess is" in w.value for w in two.warning)

@@ -12,6 +12,8 @@ from attention_core.figures.numbers import written_alone
 from ui.bidi import isolate
 from ui.i18n import _
 from ui.lesson_view import show_lesson_line
+from ui.live_class import GuessQuestion, quiz_link
+from ui.live_class_view import live_class_panel, start_live_class
 from ui.show import plain
 
 PAGE = "fill_blank"
@@ -19,10 +21,11 @@ REVEALED, UNGUESSED = f"{PAGE}_quiz_revealed", f"{PAGE}_quiz_unguessed"
 CHOICES = 5  # the model's first five guesses are the choices
 
 
-def guess_the_guess(guesses: list[tuple[str, float]], asked: tuple[object, ...]) -> bool:
-    """The switch and, while it is on, the question, the pick and Reveal. guesses: the model's, best first (at least
-    CHOICES); asked: what makes the question (the sentence as read, the model). Returns whether the page may show
-    the model's guesses and the rest of itself."""
+def guess_the_guess(guesses: list[tuple[str, float]], asked: tuple[object, ...], sentence: str, rtl: bool) -> bool:
+    """The switch and, while it is on, the question, the pick and Reveal, or a live class's panel in place of the
+    pick (ui/live_class_view.py). guesses: the model's, best first (at least CHOICES); asked: what makes the question
+    (the sentence as read, the model); sentence: as the question shows it, the blank as [MASK]. Returns whether the
+    page may show the model's guesses and the rest of itself."""
     if not st.toggle(
         _("Guess first, then reveal"),
         key=f"{PAGE}_quiz",
@@ -32,6 +35,19 @@ def guess_the_guess(guesses: list[tuple[str, float]], asked: tuple[object, ...])
         return True
     st.markdown(_("**Which word will the model guess first for the blank?**"))
     options = sorted((word for word, _p in guesses[:CHOICES]), key=str.casefold)
+    probability = dict(guesses)
+    link = quiz_link(PAGE, {f"{PAGE}_quiz": "true"})
+    question = GuessQuestion(PAGE, link, sentence, tuple(options), tuple(probability[w] for w in options), rtl)
+    live = live_class_panel(question)  # a live class's panel takes the place of the teacher's own pick
+    if live is not None:
+        return live
+    revealed = _own_pick(guesses, options, asked)
+    start_live_class(question)
+    return revealed
+
+
+def _own_pick(guesses: list[tuple[str, float]], options: list[str], asked: tuple[object, ...]) -> bool:
+    """The student's own pick, Reveal and the score; whether the page may open."""
     pick = st.radio(
         _("Your guess"),
         options,

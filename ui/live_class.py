@@ -127,6 +127,71 @@ class QuizQuestion:
         }
 
 
+GUESS = "guess"  # a question's "asks": what the model will guess for a blank (Fill the blank); absent: attention
+BLANK = "[MASK]"
+
+
+@dataclass(frozen=True, eq=False)
+class GuessQuestion:
+    """ "What will the model guess?" on Fill the blank, as the teacher's page computed it: the choices are the model's
+    first guesses in alphabetical order (their order gives nothing away), each with its probability."""
+
+    page: str
+    link: str
+    sentence: str
+    choices: tuple[str, ...]  # alphabetical
+    probabilities: tuple[float, ...]  # the model's, aligned with choices
+    rtl: bool
+    head: None = None  # a guess is the whole model's, no one head's
+
+    @property
+    def model_answer(self) -> str:
+        return self.choices[max(range(len(self.choices)), key=self.probabilities.__getitem__)]
+
+    @property
+    def fingerprint(self) -> str:
+        """The same page, sentence, choices and numbers (to 3 digits, as stored): the same question."""
+        row = [round(p, DIGITS) for p in self.probabilities]
+        text = json.dumps([self.page, GUESS, self.sentence, list(self.choices), row], ensure_ascii=False)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    @property
+    def text(self) -> str:
+        """The question in English, as a summary reads it."""
+        return "Which word will the model guess first for the blank?"
+
+    def record(self, *, locked: bool = False, prompt: str = "") -> dict[str, object]:
+        """The question as the store keeps it and a student's phone draws it: its bars are the probabilities."""
+        return {
+            "page": self.page,
+            "link": self.link,
+            "sentence": self.sentence,
+            "head": None,
+            "asks": GUESS,
+            "text": self.text,
+            "row": BLANK,  # what is asked about (classroom.summary's "question" column)
+            "row_index": 0,
+            "labels": list(self.choices),
+            "choices": list(self.choices),
+            "weights": [round(p, DIGITS) for p in self.probabilities],
+            "map": None,
+            "kind": "weights",
+            "rtl": self.rtl,
+            "model_answer": self.model_answer,
+            "locked": locked,
+            "prompt": prompt,
+            "fingerprint": self.fingerprint,
+        }
+
+
+AskedQuestion = QuizQuestion | GuessQuestion  # what a live class can ask
+
+
+def asks_guess(question: dict[str, Any]) -> bool:
+    """Whether a stored question asks for the model's guess (not for where a word attends)."""
+    return question.get("asks") == GUESS
+
+
 def quiz_link(page: str, also: dict[str, str]) -> str:
     """The quiz's own link (relative, "similarity?…"), with every bound control but the language (each student's
     own) and the teacher's way of guessing."""

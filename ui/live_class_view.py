@@ -26,8 +26,9 @@ from ui.i18n import _, ngettext, say
 from ui.lesson_view import show_lesson_line
 from ui.live_class import (
     SUMMARY_KEY,
-    QuizQuestion,
+    AskedQuestion,
     TeacherClass,
+    asks_guess,
     class_store,
     join_link,
     keep_teaching,
@@ -39,7 +40,7 @@ from ui.show import chart, plain
 from ui.style import PRESENTATION_KEY
 
 
-def live_class_panel(asked: QuizQuestion) -> bool | None:
+def live_class_panel(asked: AskedQuestion) -> bool | None:
     """While this session runs a class, its panel in place of the teacher's own guess: None when no class is on.
     Returns whether the page below may open (the class's question is this one, and it is revealed)."""
     teacher = teaching()
@@ -84,7 +85,7 @@ def live_class_panel(asked: QuizQuestion) -> bool | None:
     return same and status.revealed
 
 
-def start_live_class(asked: QuizQuestion) -> None:
+def start_live_class(asked: AskedQuestion) -> None:
     """Below a quiz, when no class is on: the settings of this question, Start a live class, the last class's
     summary, and the lesson plan."""
     if st.session_state.get(PENDING_KEY) == asked.page:  # the plan's question, opened with no class on
@@ -138,7 +139,7 @@ def timer_setting() -> None:
     )
 
 
-def _record(asked: QuizQuestion) -> dict[str, object]:
+def _record(asked: AskedQuestion) -> dict[str, object]:
     record = asked.record(
         locked=not st.session_state.get(OPEN_KEY, False), prompt=str(st.session_state.get(PROMPT_KEY, "")).strip()
     )
@@ -151,7 +152,7 @@ def _asked() -> None:
     st.session_state[PROMPT_KEY] = ""
 
 
-def _start(asked: QuizQuestion) -> None:
+def _start(asked: AskedQuestion) -> None:
     try:
         code, key = class_store().create(_record(asked))
     except (ValueError, StoreUnavailableError) as error:  # a question the store cannot keep, or no store
@@ -174,7 +175,7 @@ def _open_room() -> None:
     keep_teaching(TeacherClass(code, key))
 
 
-def _ask_next(teacher: TeacherClass, asked: QuizQuestion) -> None:
+def _ask_next(teacher: TeacherClass, asked: AskedQuestion) -> None:
     try:
         class_store().next_question(teacher.code, teacher.key, _record(asked))
     except (ValueError, ClassNotFound, StoreUnavailableError) as error:
@@ -216,7 +217,7 @@ def _qr_png(link: str) -> bytes | None:
     return join_qr_png(link, scale=8)
 
 
-def _another_question(teacher: TeacherClass, asked: QuizQuestion, current: dict[str, Any]) -> None:
+def _another_question(teacher: TeacherClass, asked: AskedQuestion, current: dict[str, Any]) -> None:
     if current.get("lobby"):
         st.info(_("The room is open: students join and wait. Ask this question when everyone is in."))
     else:
@@ -325,6 +326,13 @@ def _draw_panel(
                 "scores, on their own axis."
             )
         )
+    elif status.revealed and asks_guess(question):
+        st.caption(
+            _(
+                "Orange: the share of the class that picked each word (the count on each bar); blue: the model's "
+                "probability for each word."
+            )
+        )
     elif status.revealed:
         st.caption(
             _(
@@ -411,7 +419,10 @@ def _lobby(teacher: TeacherClass, joined: int) -> None:
 
 def _revealed(question: dict[str, Any]) -> None:
     word, answer = isolate(plain(str(question.get("row", "")))), isolate(plain(str(question.get("model_answer", ""))))
-    st.success(_("Revealed to everyone: {word} attends most to {answer}.").format(word=word, answer=answer))
+    if asks_guess(question):
+        st.success(_("Revealed to everyone: the model's first guess is {answer}.").format(answer=answer))
+    else:
+        st.success(_("Revealed to everyone: {word} attends most to {answer}.").format(word=word, answer=answer))
     prompt = str(question.get("prompt") or "")
     if prompt:
         st.markdown(_("**To think about:** {prompt}").format(prompt=plain(prompt)))

@@ -24,8 +24,8 @@ from classroom.limits import JoinLimiter, TooManyWrongCodesError
 from classroom.rules import ClassStatus, check_name, check_student, normalise_code
 from ui.bidi import isolate
 from ui.browser_memory import forget, recalled, remember
-from ui.i18n import LANGUAGE_KEY, SOURCE_LANGUAGE, _, language, ngettext, say
-from ui.live_class import class_store, shown_head
+from ui.i18n import LANGUAGE_KEY, N_, SOURCE_LANGUAGE, _, language, ngettext, say
+from ui.live_class import asks_guess, class_store, shown_head
 from ui.show import chart, plain
 
 JOINED_KEY = "live_joined"  # session: the code of the class this student joined
@@ -185,11 +185,34 @@ def _in_class(code: str) -> None:
         _pick(code, question, status.question_number, name, status.seconds_left(time.time()))
 
 
+# What the answer says, for each kind of question (the model's row is where a word attends, or its guesses).
+ATTENTION_SAID = {
+    "lost": N_(
+        "The model attends most to {answer}. Your answer, {word}, did not reach the class before the reveal: the "
+        "class's store was not answering."
+    ),
+    "none": N_("The model attends most to {answer}. You did not answer this one."),
+    "hit": N_("**Hit.** You picked {word}, and the model attends most to {answer}."),
+    "miss": N_("**Not this time.** You picked {word}; the model attends most to {answer}."),
+}
+GUESS_SAID = {
+    "lost": N_(
+        "The model's first guess is {answer}. Your answer, {word}, did not reach the class before the reveal: the "
+        "class's store was not answering."
+    ),
+    "none": N_("The model's first guess is {answer}. You did not answer this one."),
+    "hit": N_("**Hit.** You picked {word}, and the model's first guess is {answer}."),
+    "miss": N_("**Not this time.** You picked {word}; the model's first guess is {answer}."),
+}
+
+
 def _ask(question: dict[str, Any], number: int) -> None:
     word = _("“{word}”").format(word=isolate(plain(str(question.get("row", "")))))
     head = shown_head(question.get("head"))
     st.subheader(_("Question {n}").format(n=number))
-    if head:
+    if asks_guess(question):
+        st.markdown(_("**Which word will the model guess first for the blank?**"))
+    elif head:
         st.markdown(_("**{head} · Which word does {word} attend to most?**").format(head=head, word=word))
     else:
         st.markdown(_("**Which word does {word} attend to most?**").format(word=word))
@@ -229,7 +252,7 @@ def _pick(code: str, question: dict[str, Any], number: int, name: str, left: flo
     choices = [str(c) for c in question.get("choices", [])]
     closed = left is not None and left <= 0
     picked = st.selectbox(
-        _("The word it attends to most"),
+        _("The model's first guess") if asks_guess(question) else _("The word it attends to most"),
         choices,
         index=None,
         placeholder=_("Pick a word"),
@@ -286,20 +309,18 @@ def _answer(code: str, question: dict[str, Any]) -> None:
     model = str(question.get("model_answer", ""))
     said = {"word": isolate(plain(mine or "")), "answer": isolate(plain(model))}
     lost = st.session_state.get(LOST_KEY)
+    said_of = GUESS_SAID if asks_guess(question) else ATTENTION_SAID
     if mine is None and lost is not None and lost[0] == code:
         st.warning(
-            _(
-                "The model attends most to {answer}. Your answer, {word}, did not reach the class before the reveal: "
-                "the class's store was not answering."
-            ).format(answer=said["answer"], word=isolate(plain(str(lost[2])))),
+            _(said_of["lost"]).format(answer=said["answer"], word=isolate(plain(str(lost[2])))),
             icon=":material/cloud_off:",
         )
     elif mine is None:
-        st.info(_("The model attends most to {answer}. You did not answer this one.").format(**said))
+        st.info(_(said_of["none"]).format(**said))
     elif mine == model:
-        st.success(_("**Hit.** You picked {word}, and the model attends most to {answer}.").format(**said))
+        st.success(_(said_of["hit"]).format(**said))
     else:
-        st.warning(_("**Not this time.** You picked {word}; the model attends most to {answer}.").format(**said))
+        st.warning(_(said_of["miss"]).format(**said))
     prompt = str(question.get("prompt") or "")
     if prompt:
         st.markdown(_("**To think about:** {prompt}").format(prompt=plain(prompt)))
@@ -308,7 +329,9 @@ def _answer(code: str, question: dict[str, Any]) -> None:
     bars = class_bars(choices, tally, row, rtl=rtl, kind=kind, picked=picked)
     chart(bars, "join_tally", table=False)  # her word keeps its label on a phone; raw scores on their own axis
     st.caption(
-        _("Orange: the share of the class that picked each word; blue: the model's weights.")
+        _("Orange: the share of the class that picked each word; blue: the model's probability for each word.")
+        if asks_guess(question)
+        else _("Orange: the share of the class that picked each word; blue: the model's weights.")
         if kind == "weights"
         else _("Orange: the share of the class that picked each word; blue: the model's scores, on their own axis.")
     )

@@ -17,7 +17,7 @@ import streamlit as st
 from classroom.plan import from_json, quiz_link, to_json
 from ui.bidi import isolate
 from ui.i18n import LANGUAGES, LAYER_HEAD_SHORT, _, in_language, say
-from ui.live_class import HEAD, QuizQuestion, app_host, shown_head
+from ui.live_class import HEAD, AskedQuestion, app_host, shown_head
 from ui.show import plain
 
 PLAN_KEY, AT_KEY = "live_plan", "live_plan_at"  # session: the plan's questions, the one opened last (its index)
@@ -49,7 +49,7 @@ def plan_items() -> list[dict[str, Any]]:
     return list(st.session_state.get(PLAN_KEY, []))
 
 
-def lesson_plan(asked: QuizQuestion) -> None:
+def lesson_plan(asked: AskedQuestion) -> None:
     """The plan: add this question, its list, the next question, download and upload."""
     st.markdown(_("**Lesson plan**"))
     items = plan_items()
