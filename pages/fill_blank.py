@@ -15,6 +15,7 @@ from ui.controls import sentence_input
 from ui.decision_view import show_decision
 from ui.examples import FILL_BLANK_EXAMPLES, FILL_BLANK_SENTENCE
 from ui.fill_blank_quiz import CHOICES, guess_the_guess
+from ui.guess_view import quiz_asked, quiz_first
 from ui.i18n import N_, _, ngettext, reading_order
 from ui.knock_out_view import knock_out_controls, show_blank_attention_change, show_guess_change, show_head_importance
 from ui.models import NO_ENGLISH_MASKED_MODEL, english_guesser, masked_word_model, what_the_model_can_guess
@@ -53,42 +54,46 @@ INTRO_WITH_RETRAINED_ENGLISH = N_(
 )
 
 st.title(_("Fill the blank: what the model learned by masking"))
-# What plays here: with the English guesser in place, MiniLM guesses English blanks too.
-guesser = english_guesser()
-intro = INTRO if guesser is None else INTRO_WITH_RETRAINED_ENGLISH if guesser.retrained else INTRO_WITH_ENGLISH
-st.markdown(_(intro))
-sentence = sentence_input("fill_blank", FILL_BLANK_SENTENCE, FILL_BLANK_EXAMPLES)
-if sentence is None:
-    st.stop()
-model = masked_word_model("fill_blank", sentence.rtl)
-if model is None:  # English on automatic, and no model of the user's own: say so rather than guess Arabic words
-    st.info(_(NO_ENGLISH_MASKED_MODEL))
-    st.stop()
-tokens = list(sentence.tokens)
-if not any(t.surface == MASK for t in tokens):
-    choices = [i for i, t in enumerate(tokens) if t.is_word]
-    if not choices:
-        st.info(_("Type a sentence with at least one word to hide."))
+# On a quiz link the question comes first, the introduction, sentence and settings folded below it (a phone
+# would find the question screens down).
+question_place, settings = quiz_first("fill_blank")
+with settings:
+    # What plays here: with the English guesser in place, MiniLM guesses English blanks too.
+    guesser = english_guesser()
+    intro = INTRO if guesser is None else INTRO_WITH_RETRAINED_ENGLISH if guesser.retrained else INTRO_WITH_ENGLISH
+    st.markdown(_(intro))
+    sentence = sentence_input("fill_blank", FILL_BLANK_SENTENCE, FILL_BLANK_EXAMPLES)
+    if sentence is None:
         st.stop()
-    # Pills tell options apart by their labels: a repeated word carries its place (the ·2, the ·5), or clicking
-    # the second "the" would hide the first.
-    repeated = {s for s in (tokens[i].surface for i in choices) if sum(tokens[j].surface == s for j in choices) > 1}
-    # The key follows the sentence: a new sentence starts with its own last word hidden, not the old index. Bound
-    # to the URL under that key, the hidden word is part of a shared link (the link's sentence gives the same key).
-    key = f"fill_blank_hidden_{zlib.crc32(' '.join(t.surface for t in tokens).encode())}"
-    hidden = chip_row(sentence.rtl).pills(
-        _("Click a word to hide it"),
-        choices,
-        default=choices[-1],
-        key=key,
-        required=True,
-        bind="query-params",
-        format_func=lambda i: plain(
-            f"{tokens[i].surface} ·{i + 1}" if tokens[i].surface in repeated else tokens[i].surface
-        ),
-    )
-    tokens[hidden] = Token(MASK, MASK, is_word=False)
-k = st.slider(_("How many guesses"), 1, 10, 5, key="fill_blank_k", bind="query-params")
+    model = masked_word_model("fill_blank", sentence.rtl)
+    if model is None:  # English on automatic, and no model of the user's own: say so rather than guess Arabic words
+        st.info(_(NO_ENGLISH_MASKED_MODEL))
+        st.stop()
+    tokens = list(sentence.tokens)
+    if not any(t.surface == MASK for t in tokens):
+        choices = [i for i, t in enumerate(tokens) if t.is_word]
+        if not choices:
+            st.info(_("Type a sentence with at least one word to hide."))
+            st.stop()
+        # Pills tell options apart by their labels: a repeated word carries its place (the ·2, the ·5), or clicking
+        # the second "the" would hide the first.
+        repeated = {s for s in (tokens[i].surface for i in choices) if sum(tokens[j].surface == s for j in choices) > 1}
+        # The key follows the sentence: a new sentence starts with its own last word hidden, not the old index. Bound
+        # to the URL under that key, the hidden word is part of a shared link (the link's sentence gives the same key).
+        key = f"fill_blank_hidden_{zlib.crc32(' '.join(t.surface for t in tokens).encode())}"
+        hidden = chip_row(sentence.rtl).pills(
+            _("Click a word to hide it"),
+            choices,
+            default=choices[-1],
+            key=key,
+            required=True,
+            bind="query-params",
+            format_func=lambda i: plain(
+                f"{tokens[i].surface} ·{i + 1}" if tokens[i].surface in repeated else tokens[i].surface
+            ),
+        )
+        tokens[hidden] = Token(MASK, MASK, is_word=False)
+    k = st.slider(_("How many guesses"), 1, 10, 5, key="fill_blank_k", bind="query-params")
 
 blank = next(i for i, t in enumerate(tokens) if t.surface == MASK)
 if blank >= model.max_words:
@@ -106,7 +111,10 @@ place = model.blank_position(list(analysis.tokens))  # among the model's tokens:
 # Guess first: the model's guesses and everything that would give them away wait for the student's pick.
 asked = (tuple(t.surface for t in tokens), model.name)
 question = " ".join(t.surface for t in tokens)
-if not guess_the_guess(model.guesses(analysis.final[place], CHOICES), asked, question, sentence.rtl):
+# The switch itself stays under the settings until it is on: then the question is the page's first thing.
+with question_place if quiz_asked("fill_blank") else st.container():
+    revealed = guess_the_guess(model.guesses(analysis.final[place], CHOICES), asked, question, sentence.rtl)
+if not revealed:
     st.stop()
 rows, matrix = analysis.attention_from(place)
 n_heads = analysis.weights.shape[1]

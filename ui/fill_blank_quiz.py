@@ -34,6 +34,7 @@ def guess_the_guess(guesses: list[tuple[str, float]], asked: tuple[object, ...],
     ):
         return True
     st.markdown(_("**Which word will the model guess first for the blank?**"))
+    st.markdown(_("In the sentence: {sentence}").format(sentence=isolate(plain(sentence))))
     options = sorted((word for word, _p in guesses[:CHOICES]), key=str.casefold)
     probability = dict(guesses)
     link = quiz_link(PAGE, {f"{PAGE}_quiz": "true"})
