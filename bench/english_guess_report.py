@@ -33,9 +33,9 @@ from attention_core.training.english_head import training_lines
 from attention_core.training.english_text import everyday_test_lines
 
 SENTENCES = ("The cat sat on the [MASK].", "I drink a cup of [MASK] every morning.")
-LONG = (
-    "After school on Friday my little brother and I walked to the park near the river, where we played football "
-    "until the [MASK] went down."
+LONG = (  # 32 words (the speed target: a guess within 50 ms at 32 words)
+    "After school on Friday my little brother and I walked with two friends to the park near the old river, where "
+    "we played football and talked until the [MASK] went slowly down."
 )
 
 
@@ -93,8 +93,9 @@ def main() -> int:
         model.predict(tokens)
         times.append(time.perf_counter() - started)
     median_ms = 1000 * statistics.median(times[5:])
-    print(f"a guess at {len(tokens)} typed words ({pieces} pieces): median {median_ms:.1f} ms over 25 runs")
-    results |= {"examples": examples, "guess_ms": {"words": len(tokens), "pieces": pieces, "median": median_ms}}
+    words = sum(t.is_word or t.surface == "[MASK]" for t in tokens)
+    print(f"a guess at {words} words ({len(tokens)} with the marks, {pieces} pieces): median {median_ms:.1f} ms of 25")
+    results |= {"examples": examples, "guess_ms": {"words": words, "pieces": pieces, "median": median_ms}}
     if args.out:
         args.out.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     if args.save_scores:
