@@ -8,6 +8,7 @@ import streamlit as st
 from attention_core.figures.heatmaps import heatmap, word_labels
 from attention_core.figures.screen import labels_every_word
 from attention_core.models.interface import Analysis, MaskedWordModel
+from attention_core.models.pretrained import PretrainedModel
 from attention_core.story.text import MASK, Token
 from ui.bidi import chip_row
 from ui.causal import show_words_before_only
@@ -77,6 +78,7 @@ with settings:
             st.stop()
         # Pills tell options apart by their labels: a repeated word carries its place (the ·2, the ·5), or clicking
         # the second "the" would hide the first.
+        typed = tuple(tokens)  # the words as typed, for the pills' labels (tokens changes below)
         repeated = {s for s in (tokens[i].surface for i in choices) if sum(tokens[j].surface == s for j in choices) > 1}
         # The key follows the sentence: a new sentence starts with its own last word hidden, not the old index. Bound
         # to the URL under that key, the hidden word is part of a shared link (the link's sentence gives the same key).
@@ -89,12 +91,14 @@ with settings:
             required=True,
             bind="query-params",
             format_func=lambda i: plain(
-                f"{tokens[i].surface} ·{i + 1}" if tokens[i].surface in repeated else tokens[i].surface
+                f"{typed[i].surface} ·{i + 1}" if typed[i].surface in repeated else typed[i].surface
             ),
         )
         tokens[hidden] = Token(MASK, MASK, is_word=False)
     k = st.slider(_("How many guesses"), 1, 10, 5, key="fill_blank_k", bind="query-params")
 
+if isinstance(model, PretrainedModel):  # MiniLM reads some marks as nothing: they would have no column below
+    tokens = model.readable(tokens)
 blank = next(i for i, t in enumerate(tokens) if t.surface == MASK)
 if blank >= model.max_words:
     st.warning(

@@ -43,6 +43,7 @@ NAMES = {
     "BERT",
     "GPT",
     "WordPiece",
+    "WordNet",  # the English guesser's training text, a name
     "PyPI",
     "Hugging",
     "Face",

@@ -101,6 +101,13 @@ class PretrainedModel(AttentionModel):
             pieces, ids, words = pieces[:keep], ids[:keep], words[:keep]
         return _Reading([*pieces, SEP], [*ids, self.sep_id], [*words, None], n_read)
 
+    def readable(self, tokens: list[Token]) -> list[Token]:
+        """The tokens the tokenizer gives at least one piece: a mark it reads as nothing (a lone emoji variation
+        selector, an Uthmani pause mark) would leave a typed word without a column in every reading of the blank."""
+        reading = self._read(tokens)
+        read = {w for w in reading.words if w is not None}
+        return [t for i, t in enumerate(tokens) if i in read or i >= reading.n_read]  # past the cut: kept, as typed
+
     def word_pieces(self, tokens: list[Token], reading: _Reading | None = None) -> WordPieces:
         """The typed words that have pieces, with [CLS] first and [SEP] last. A word the tokenizer reads as
         nothing (e.g. only marks its normaliser strips) has no piece and is left out."""

@@ -196,7 +196,8 @@ def _ranks(values: torch.Tensor) -> torch.Tensor:
 
 def compare(analysis: Analysis, found: Occlusion, how: LookedAt = "mean") -> LookedAtAndMattered:
     """The occlusion beside the blank's attention row from the sentence's analysis (the same sentence, whole)."""
+    typed = sum(not special for special in analysis.pieces.special)
+    if typed != len(found.words):  # a mark the model reads as nothing (a lone emoji variation selector in MiniLM)
+        raise ValueError(f"{typed} attention weights for {len(found.words)} words")
     attention, special = looked_at(analysis, found.blank, how)
-    if len(attention) != len(found.words):
-        raise ValueError(f"{len(attention)} attention weights for {len(found.words)} words")
     return LookedAtAndMattered(found, attention, special, how)
