@@ -70,7 +70,10 @@ with settings:
     if model is None:  # English on automatic, and no model of the user's own: say so rather than guess Arabic words
         st.info(_(NO_ENGLISH_MASKED_MODEL))
         st.stop()
-    tokens = list(sentence.tokens)
+    # MiniLM reads some marks as nothing (a lone emoji variation selector, an Uthmani pause mark): left out here,
+    # before a word is hidden, so the words the page shows, the hidden word and every column below stay aligned.
+    typed = tuple(model.readable(list(sentence.tokens)) if isinstance(model, PretrainedModel) else sentence.tokens)
+    tokens = list(typed)
     if not any(t.surface == MASK for t in tokens):
         choices = [i for i, t in enumerate(tokens) if t.is_word]
         if not choices:
@@ -78,7 +81,6 @@ with settings:
             st.stop()
         # Pills tell options apart by their labels: a repeated word carries its place (the ·2, the ·5), or clicking
         # the second "the" would hide the first.
-        typed = tuple(tokens)  # the words as typed, for the pills' labels (tokens changes below)
         repeated = {s for s in (tokens[i].surface for i in choices) if sum(tokens[j].surface == s for j in choices) > 1}
         # The key follows the sentence: a new sentence starts with its own last word hidden, not the old index. Bound
         # to the URL under that key, the hidden word is part of a shared link (the link's sentence gives the same key).
@@ -97,8 +99,6 @@ with settings:
         tokens[hidden] = Token(MASK, MASK, is_word=False)
     k = st.slider(_("How many guesses"), 1, 10, 5, key="fill_blank_k", bind="query-params")
 
-if isinstance(model, PretrainedModel):  # MiniLM reads some marks as nothing: they would have no column below
-    tokens = model.readable(tokens)
 blank = next(i for i, t in enumerate(tokens) if t.surface == MASK)
 if blank >= model.max_words:
     st.warning(
@@ -200,7 +200,7 @@ def follow_the_blank(analysis: Analysis, blank: int, rtl: bool) -> None:
     show_word_flow("fill_blank", analysis, TokenDisplay(whole_words=True, show_special=True), rtl, word=blank + 1)
 
 
-show_decision("fill_blank", model, sentence.tokens, tokens, analysis, sentence.rtl)
+show_decision("fill_blank", model, typed, tokens, analysis, sentence.rtl)
 show_words_before_only("fill_blank", model, tokens, analysis, k)
 knock_out(model, tokens, analysis, place, k, sentence.rtl)
 follow_the_blank(analysis, blank, sentence.rtl)

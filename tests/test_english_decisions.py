@@ -94,3 +94,11 @@ def test_minimal_pairs_compare_the_english_guesses(guesser: GuessingMiniLM) -> N
         assert table.loc[word, "in A"] == pytest.approx(p, abs=1e-3)
     for word, p in guesser.fill_mask(b, 3):
         assert table.loc[word, "in B"] == pytest.approx(p, abs=1e-3)
+
+
+def test_a_mark_minilm_reads_as_nothing_leaves_the_hidden_word_and_the_columns_aligned() -> None:
+    """The flag's variation selector (U+FE0F) is no piece to MiniLM: left out before a word is hidden, the hidden word
+    is still the one the user hid (here the last, red), not the word one place before it."""
+    at = open_link("fill_blank", fill_blank_sentence="The 🏳️ flag on the roof is red")
+    assert_clean(at)
+    assert any(c.value.startswith("The hidden word red is the first guess") for c in at.caption)

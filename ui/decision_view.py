@@ -233,15 +233,6 @@ def show_decision(
     ):
         return
     found = occlusion(model, tokens, gold=gold)
-    try:
-        seen = compare(analysis, found, LOOKED_AT[row or next(iter(LOOKED_AT))])
-    except ValueError:  # the model read a mark of the sentence as nothing: its words and its attention do not align
-        st.caption(
-            _(
-                "Some marks of this sentence are nothing to this model, so its words and attention cannot be set side "
-                "by side here."
-            )
-        )
-        return
+    seen = compare(analysis, found, LOOKED_AT[row or next(iter(LOOKED_AT))])
     known = [ok for ok, special in zip(analysis.known, analysis.special, strict=True) if not special][:n]
     _show_strip(seen, word_labels(list(found.words), known), page, rtl)
