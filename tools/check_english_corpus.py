@@ -19,6 +19,7 @@ from pathlib import Path
 
 from attention_core.training.english_eval import FUNCTION_WORDS
 from attention_core.training.english_text import everyday_test_lines
+from tools.check_corpus import check_files
 
 FORMAT = re.compile(r"^[A-Z0-9\"'][A-Za-zé0-9 ,;:'\"\-?!.]*[.?!]$")
 RUN = 5
@@ -71,22 +72,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="+", type=Path, help="topic files, or folders of them (*.txt)")
     args = parser.parse_args()
-    every: list[str] = []
-    for path in args.paths:
-        for file in sorted(path.glob("*.txt")) if path.is_dir() else [path]:
-            lines = file.read_text(encoding="utf-8").splitlines()
-            bad = format_problems(lines)
-            print(f"{file}: {len(lines)} lines, {len(set(lines))} distinct, {len(bad)} bad")
-            for number, line in bad[:10]:
-                print(f"  bad line {number}: {line!r}")
-            every += lines
-    counts = Counter(every)
-    repeated = [line for line, n in counts.items() if n > 1]
-    words = Counter(word for line in every for word in words_of(line))
-    print(f"total {len(every)} lines, {len(counts)} distinct, {len(repeated)} repeated; {len(words)} distinct words")
-    for line in repeated[:10]:
-        print("  repeated:", line)
-    copies = near_copies(list(counts), everyday_test_lines())
+    every, _words = check_files(args.paths, format_problems, words_of)
+    copies = near_copies(list(dict.fromkeys(every)), everyday_test_lines())
     print(f"{len(copies)} lines copy or nearly copy a held-out test line")
     for line, test_line in copies[:20]:
         print(f"  {line!r}  ~  (test) {test_line!r}")
