@@ -11,9 +11,9 @@ import torch
 from attention_core.figures.numbers import written
 from ui.bidi import isolate
 from ui.i18n import _
+from ui.reveal import hide_again, revealed
 
 PAGE = "abstraction"
-REVEALED, UNGUESSED = f"{PAGE}_quiz_revealed", f"{PAGE}_quiz_unguessed"
 
 
 def texts_quiz(
@@ -36,23 +36,11 @@ def texts_quiz(
     )
     st.markdown(question.format(last=last))
     guess = st.radio(_("Your guess"), list(names), index=None, key=f"{PAGE}_quiz_guess", persist_state="session")
-    # Reveal and Hide act in callbacks, before the fragment draws again: the same run shows the chart or hides it.
-    if st.session_state.get(REVEALED) != asked:
-        st.button(_("Reveal"), type="primary", key=f"{PAGE}_quiz_reveal", on_click=_reveal, args=(asked,))
-        if st.session_state.pop(UNGUESSED, False):
-            st.warning(_("Pick your guess above, then press Reveal."))
-        st.caption(_("The chart and its numbers stay hidden until you reveal."))
+    if not revealed(PAGE, asked, f"{PAGE}_quiz_guess", _("The chart and its numbers stay hidden until you reveal.")):
         return False
     _say_score(names, full[:, -1], guess, last)
-    st.button(_("Hide it again"), key=f"{PAGE}_quiz_hide", on_click=st.session_state.pop, args=(REVEALED, None))
+    hide_again(PAGE)
     return True
-
-
-def _reveal(asked: tuple[object, ...]) -> None:
-    if st.session_state.get(f"{PAGE}_quiz_guess") is None:
-        st.session_state[UNGUESSED] = True  # said once, under the button
-    else:
-        st.session_state[REVEALED] = asked
 
 
 def _say_score(names: tuple[str, ...], at_last: torch.Tensor, guess: str | None, last: str) -> None:

@@ -14,10 +14,10 @@ from ui.i18n import _
 from ui.lesson_view import show_lesson_line
 from ui.live_class import GuessQuestion, quiz_link
 from ui.live_class_view import live_class_panel, start_live_class
+from ui.reveal import hide_again, revealed
 from ui.show import plain
 
 PAGE = "fill_blank"
-REVEALED, UNGUESSED = f"{PAGE}_quiz_revealed", f"{PAGE}_quiz_unguessed"
 CHOICES = 5  # the model's first five guesses are the choices
 
 
@@ -57,24 +57,13 @@ def _own_pick(guesses: list[tuple[str, float]], options: list[str], asked: tuple
         format_func=lambda word: isolate(plain(word)),
         persist_state="session",
     )
-    # Reveal and Hide act in callbacks, before the page draws again: the same run shows the guesses or hides them.
-    if st.session_state.get(REVEALED) != asked:
-        st.button(_("Reveal"), type="primary", key=f"{PAGE}_quiz_reveal", on_click=_reveal, args=(asked,))
-        if st.session_state.pop(UNGUESSED, False):
-            st.warning(_("Pick your guess above, then press Reveal."))
-        st.caption(_("The model's guesses, its attention and everything below stay hidden until you reveal."))
+    hidden = _("The model's guesses, its attention and everything below stay hidden until you reveal.")
+    if not revealed(PAGE, asked, f"{PAGE}_quiz_pick", hidden):
         return False
     _say_score(guesses, pick)
     show_lesson_line()  # an open lesson's line on where to look waited for the reveal
-    st.button(_("Hide it again"), key=f"{PAGE}_quiz_hide", on_click=st.session_state.pop, args=(REVEALED, None))
+    hide_again(PAGE)
     return True
-
-
-def _reveal(asked: tuple[object, ...]) -> None:
-    if st.session_state.get(f"{PAGE}_quiz_pick") is None:
-        st.session_state[UNGUESSED] = True  # said once, under the button
-    else:
-        st.session_state[REVEALED] = asked
 
 
 def _say_score(guesses: list[tuple[str, float]], pick: str | None) -> None:
