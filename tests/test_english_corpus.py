@@ -3,14 +3,9 @@ or near copy of a line of its held-out test set (tools/check_english_corpus.py).
 
 from __future__ import annotations
 
-import pytest
-
 from attention_core.training.corpora import BUILT_IN, folder_lines, load_corpus
 from attention_core.training.english_text import everyday_test_lines
-from tests.conftest import assert_clean, open_framed_link
 from tools.check_english_corpus import format_problems, near_copies
-from ui.corpora import BUILT_IN_CHOICES
-from ui.i18n import in_language
 
 
 def test_the_english_built_ins_load_and_mix_like_the_arabic_ones() -> None:
@@ -37,13 +32,3 @@ def test_the_checker_finds_a_near_copy_and_lets_common_english_pass() -> None:
     assert near_copies(["The printer ran out of ink in the middle of the night."], test)
     assert near_copies(["She deleted the old photos to free up space."], ["She deleted the photos to free up space."])
     assert not near_copies(["He answered the phone in the middle of the meeting."], test)
-
-
-@pytest.mark.parametrize("lang", ["en", "ar"])
-def test_the_train_page_offers_the_everyday_english_corpus(lang: str) -> None:
-    at = open_framed_link("train", lang=lang)
-    assert_clean(at)
-    label = in_language(lang, "English: everyday sentences (built in)")
-    assert label in at.radio(key="train_corpus").options
-    assert lang == "en" or label != "English: everyday sentences (built in)"  # translated
-    assert BUILT_IN_CHOICES["English: everyday sentences (built in)"] == "english_everyday"

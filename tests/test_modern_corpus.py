@@ -11,6 +11,7 @@ import pytest
 from attention_core.story.text import tokenize
 from attention_core.training.corpora import BUILT_IN, load_corpus, modern_lines, modern_test_lines
 from tests.conftest import assert_clean, open_framed_link
+from ui.corpora import BUILT_IN_CHOICES
 from ui.i18n import in_language
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,9 +57,17 @@ def test_modern_is_a_built_in_corpus_for_the_cli_and_a_mix() -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
-def test_the_train_page_offers_the_modern_corpus(lang: str) -> None:
+@pytest.mark.parametrize(
+    ("english", "corpus"),
+    [
+        ("Modern Standard Arabic: everyday sentences (built in)", "modern"),
+        ("English: everyday sentences (built in)", "english_everyday"),  # issue 34
+    ],
+)
+def test_the_train_page_offers_the_everyday_corpora(lang: str, english: str, corpus: str) -> None:
     at = open_framed_link("train", lang=lang)
     assert_clean(at)
-    label = in_language(lang, "Modern Standard Arabic: everyday sentences (built in)")
+    label = in_language(lang, english)
     assert label in at.radio(key="train_corpus").options
-    assert lang == "en" or label != "Modern Standard Arabic: everyday sentences (built in)"  # translated
+    assert lang == "en" or label != english  # translated
+    assert BUILT_IN_CHOICES[english] == corpus
