@@ -1,17 +1,16 @@
-"""English that can guess a hidden word: MiniLM's own layers, frozen, with a word-guessing head trained here.
+"""English that can guess a hidden word: MiniLM with a word-guessing head, its layers frozen or retrained here.
 
-MiniLM (all-MiniLM-L6-v2) was distilled for sentence similarity and ships no masked-word head. The head trained here
-is BERT's own: a dense layer, GELU and LayerNorm on the blank's final vector, then a dot product with every word
-piece's input vector (MiniLM's word embeddings, tied and frozen) plus a bias per piece. Only the head learns
-(179,130 numbers); the heads a student sees on Multi-head are the ones that decide the guess.
+MiniLM (all-MiniLM-L6-v2) was distilled for sentence similarity and ships no masked-word head. The head is BERT's
+own: a dense layer, GELU and LayerNorm on the blank's final vector, then a dot product with every word piece's input
+vector (MiniLM's word embeddings, tied and frozen) plus a bias per piece. Trained alone on the frozen MiniLM
+(training/english_head.py) it learns 179,130 numbers and guesses poorly: MiniLM never read a [MASK]. What ships
+(attention_core/shipped/english) is MiniLM's six layers and [MASK] row retrained with the head
+(training/english_tune.py, docs/english-guessing.md), loaded on a copy of MiniLM so the reading pages keep the
+pretrained one; the heads a sentence with a blank shows are the ones that decide its guess.
 
 from attention_core.models.english_guesser import load_guessing_minilm
-english = load_guessing_minilm(folder)  # a head made by `python -m attention_core.training.english_head`
+english = load_guessing_minilm()  # the shipped guesser
 english.fill_mask("The cat sat on the [MASK].")
-
-A head that passes the measurement (bench/english_guess_report.py) travels with the package in
-attention_core/shipped/english, and the app then offers English guesses; none does yet (docs/english-guessing.md:
-a frozen MiniLM gave its head too little to guess content words from).
 """
 
 from __future__ import annotations
@@ -165,7 +164,8 @@ def load_guessing_minilm(folder: Path | None = None, minilm: PretrainedModel | N
     config = minilm.model.config
     head = GuessHead(config.d_model, config.vocab_size, eps=config.eps)
     head.load_state_dict(load_file(folder / HEAD_WEIGHTS))
-    if (folder / TUNED_WEIGHTS).is_file():
+    retrained = (folder / TUNED_WEIGHTS).is_file()
+    if retrained:
         minilm = PretrainedModel(copy.deepcopy(minilm.model), minilm.tokenizer, name=minilm.name)
         tensors = {name: value.float() for name, value in load_file(folder / TUNED_WEIGHTS).items()}
         mask_row = tensors.pop(MASK_ROW)
@@ -177,4 +177,4 @@ def load_guessing_minilm(folder: Path | None = None, minilm: PretrainedModel | N
             minilm.model.word_embeddings.weight[MASK_PIECE] = mask_row
     card_path = folder / HEAD_CARD
     card = json.loads(card_path.read_text(encoding="utf-8")) if card_path.is_file() else {}
-    return GuessingMiniLM(minilm, head, card=card, retrained=(folder / TUNED_WEIGHTS).is_file())
+    return GuessingMiniLM(minilm, head, card=card, retrained=retrained)

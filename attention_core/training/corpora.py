@@ -10,8 +10,8 @@ held-out.
 - "english_everyday": everyday English written for this project (attention_core/training/english_everyday), its
   test set (english_everyday_heldout) never part of a corpus; "wordnet": WordNet 3.0's glosses and example sentences
   (WordNet licence) and "devil": The Devil's Dictionary (public domain), both made from Debian's packages
-  (attention_core/training/english_licensed, its NOTICE keeps each licence). The shipped English model's mix is
-  ENGLISH_MIX.
+  (attention_core/training/english_licensed, its NOTICE keeps each licence). A small English model trained the
+  Arabic way reads "english_everyday*8,wordnet,devil" (bench/english_guesser_choice.py).
 - any UTF-8 text file: one sentence or paragraph per line.
 - a mix of them, comma-separated: "quran,hadith". "quran*4,hadith,modern" (the shipped model's) reads the
   Qurʾān's training lines four times per epoch; each part keeps its own held-out lines and is scored alone.
