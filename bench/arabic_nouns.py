@@ -24,9 +24,8 @@ from attention_core.story.text import tokenize
 from attention_core.training.batches import Lexicon
 from attention_core.training.corpora import SHIPPED_MIX, load_corpus, modern_test_lines
 from attention_core.training.evaluate import evaluate, train_counts
-from attention_core.training.test_set import COMMON, is_noun_form, modern_test_corpus, nouns_in
-
-KEPT = ("top1", "top5", "bigram_top1", "bigram_top5", "n_masked")
+from attention_core.training.test_set import is_noun_form, modern_test_corpus
+from bench.arabic_model_report import MODERN_KEPT, MODERN_READINGS
 
 
 def main() -> int:
@@ -42,10 +41,9 @@ def main() -> int:
     counts = train_counts(lexicon, corpus, model.config.max_len)
     test = modern_test_corpus(corpus)
     lines = modern_test_lines()
-    readings = {
-        "nouns": evaluate(model, lexicon, test, counts=counts, targets=nouns_in(lines)),
-        "common words": evaluate(model, lexicon, test, counts=counts, targets=COMMON),
-        "every word": evaluate(model, lexicon, test, counts=counts),
+    readings = {  # the report's readings of the test set, nouns first
+        name: evaluate(model, lexicon, test, counts=counts, **MODERN_READINGS[name])
+        for name in ("nouns", "common words", "every word")
     }
     words = [t.norm for line in lines for t in tokenize(line) if t.is_word]
     nouns = Counter(w for w in words if is_noun_form(w))
@@ -66,7 +64,7 @@ def main() -> int:
     if args.write_scores:
         path = args.checkpoint / "scores.json"
         scores = json.loads(path.read_text(encoding="utf-8"))
-        scores.setdefault("modern_test", {})["nouns"] = {k: readings["nouns"][k] for k in KEPT} | {
+        scores.setdefault("modern_test", {})["nouns"] = {k: readings["nouns"][k] for k in MODERN_KEPT} | {
             "never_guessable": unknown / total
         }
         path.write_text(json.dumps(scores, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
