@@ -14,6 +14,7 @@ from attention_core.readings.logit_lens import logit_lens
 from attention_core.readings.occlusion import occlusion
 from attention_core.story.text import tokenize
 from tests.conftest import assert_clean, open_link
+from ui.examples import LESSONS, Lesson
 
 CAT, CUP = "The cat sat on the [MASK].", "I drink a cup of [MASK] every morning."
 # Words a person would accept in each blank (the issue: "sensible words in its first three").
@@ -102,3 +103,94 @@ def test_a_mark_minilm_reads_as_nothing_leaves_the_hidden_word_and_the_columns_a
     at = open_link("fill_blank", fill_blank_sentence="The 🏳️ flag on the roof is red")
     assert_clean(at)
     assert any(c.value.startswith("The hidden word red is the first guess") for c in at.caption)
+
+
+def _lesson(title: str) -> Lesson:
+    return next(lesson for lesson in LESSONS if lesson.title == title)
+
+
+def _says(lesson: Lesson, *numbers: float) -> None:
+    """Each number as the lesson's text gives it (two decimals): the lesson's numbers are the model's."""
+    for number in numbers:
+        assert f"{number:.2f}" in lesson.look_for, (number, lesson.title)
+
+
+def test_the_tea_lesson_head_and_its_knock_out_are_the_models(guesser: GuessingMiniLM) -> None:
+    """Tea 0.65 (coffee 0.19); L6 H11 reads cup 0.57 and drink 0.40; without it coffee 0.31 before tea 0.29 and milk
+    0.20; without L5 H12 (cup 0.93) tea stays first (0.50); L6 H11 ranks first, L5 H12 second."""
+    from attention_core.models.head_importance import head_importance
+
+    lesson = _lesson("Knock out one head: tea becomes coffee")
+    tokens = tokenize(lesson.sentence)
+    (tea, p_tea), (coffee, p_coffee) = guesser.predict(tokens, 2)
+    assert (tea, coffee) == ("tea", "coffee")
+    analysis = guesser.analyze(tokens)
+    blank, labels = guesser.blank_position(list(analysis.tokens)), analysis.labels
+    row_6_11, row_5_12 = analysis.weights[5, 10, blank], analysis.weights[4, 11, blank]
+    knocked = guesser.predict(tokens, 3, knock_out=[(5, 10)])
+    assert [word for word, _ in knocked] == ["coffee", "tea", "milk"]
+    other = guesser.predict(tokens, 1, knock_out=[(4, 11)])[0]
+    assert other[0] == "tea" and labels[int(row_5_12.argmax())] == "cup"
+    _says(lesson, p_tea, p_coffee, float(row_6_11[labels.index("cup")]), float(row_6_11[labels.index("drink")]))
+    _says(lesson, *(p for _, p in knocked), float(row_5_12.max()), other[1])
+    ranked = head_importance(guesser, tokens).ranked()
+    assert [(layer, head) for layer, head, _ in ranked[:2]] == [(5, 10), (4, 11)]
+
+
+def test_the_tea_lesson_layers_and_hidden_words_are_the_models(guesser: GuessingMiniLM) -> None:
+    """Breakfast after layers 2 and 3, coffee after 4 and 5, tea after 6 (0.65); the blank looks most at cup (0.13)
+    and hiding cup matters most (0.33 off tea, water first); drink is looked at next (0.08), yet without it tea
+    rises (0.74)."""
+    from attention_core.readings.occlusion import looked_at
+
+    lesson = _lesson("When did it decide? Tea only in the last layer")
+    lens = logit_lens(guesser, lesson.sentence)
+    assert [words[0] for words in lens.top_words[2:]] == ["breakfast", "breakfast", "coffee", "coffee", "tea"]
+    assert lens.settles_at == 6
+    hidden = occlusion(guesser, lesson.sentence)
+    words = list(hidden.words)
+    cup, drink = words.index("cup"), words.index("drink")
+    assert hidden.guess_when_hidden[cup] == "water" and hidden.most_mattered == cup
+    attention, _ = looked_at(guesser.analyze(tokenize(lesson.sentence)), hidden.blank)
+    typed = [i for i in range(len(words)) if i != hidden.blank]
+    by_attention = sorted(typed, key=lambda i: -float(attention[i]))
+    assert by_attention[:2] == [cup, drink]
+    assert float(hidden.drop[drink]) < 0  # hiding the word looked at next makes the guess likelier
+    _says(lesson, hidden.probability, float(hidden.drop[cup]), float(attention[cup]), float(attention[drink]))
+    _says(lesson, hidden.probability - float(hidden.drop[drink]))
+
+
+def test_the_table_lesson_head_and_layers_are_the_models(guesser: GuessingMiniLM) -> None:
+    """On 0.61, in 0.18; in first after layers 3–5, on after 6; L4 H2 reads table 0.94; without it in 0.44 before
+    on 0.34; L4 H2 ranks first."""
+    from attention_core.models.head_importance import head_importance
+
+    lesson = _lesson("On the table: one head reads the table")
+    tokens = tokenize(lesson.sentence)
+    guesses = guesser.predict(tokens, 2)
+    assert [word for word, _ in guesses] == ["on", "in"]
+    lens = logit_lens(guesser, tokens)
+    assert [words[0] for words in lens.top_words[3:]] == ["in", "in", "in", "on"]
+    analysis = guesser.analyze(tokens)
+    row = analysis.weights[3, 1, guesser.blank_position(list(analysis.tokens))]
+    assert analysis.labels[int(row.argmax())] == "table"
+    knocked = guesser.predict(tokens, 2, knock_out=[(3, 1)])
+    assert [word for word, _ in knocked] == ["in", "on"]
+    _says(lesson, *(p for _, p in guesses), float(row.max()), *(p for _, p in knocked))
+    assert head_importance(guesser, tokens).ranked()[0][:2] == (3, 1)
+
+
+def test_an_english_lesson_s_quiz_asks_for_the_guess_before_showing_it(guesser: GuessingMiniLM) -> None:
+    """The quiz version of an English Fill the blank lesson: the retrained model's five first guesses to pick from,
+    nothing shown before the reveal, the first guess a hit."""
+    lesson = _lesson("Knock out one head: tea becomes coffee")
+    at = open_link("fill_blank", **lesson.quiz_query())
+    assert_clean(at)
+    assert not at.dataframe
+    guesses = [word for word, _ in guesser.fill_mask(lesson.sentence, 5)]
+    assert sorted(at.radio(key="fill_blank_quiz_pick").options) == sorted(guesses)
+    at.radio(key="fill_blank_quiz_pick").set_value("tea")
+    at.button(key="fill_blank_quiz_reveal").click().run()
+    assert_clean(at)
+    assert any("Hit" in s.value and "tea" in s.value for s in at.success)
+    assert at.dataframe[0].value["word"].iloc[0] == "tea"

@@ -29,11 +29,11 @@ def _keep_sentence(widget_key: str) -> None:
     st.session_state[_KEPT] = st.session_state[widget_key]
 
 
-def _use_example(widget_key: str, pills_key: str) -> None:
+def _use_example(widget_key: str, pills_key: str, examples: dict[str, str]) -> None:
     choice = st.session_state[pills_key]
     if choice:
-        st.session_state[widget_key] = EXAMPLES[choice]
-        st.session_state[_KEPT] = EXAMPLES[choice]
+        st.session_state[widget_key] = examples[choice]
+        st.session_state[_KEPT] = examples[choice]
     st.session_state[pills_key] = None
 
 
@@ -65,7 +65,7 @@ def sentence_input(
         list(examples),
         key=pills_key,
         on_change=_use_example,
-        args=(widget_key, pills_key),
+        args=(widget_key, pills_key, examples),
         format_func={example: isolate_arabic(_(example)) for example in examples}.__getitem__,
     )
     show_where_to_look(lesson, st.session_state[widget_key], quiz=quiz_asked(page))

@@ -28,9 +28,13 @@ EXAMPLES: dict[str, str] = {
     ),
 }
 
-# Fill the blank's chips: only sentences its models can answer. No model here fills an English blank (MiniLM has no
-# masked-word head), so an English chip would only lead to the page's "no English masked-word model".
-FILL_BLANK_EXAMPLES: dict[str, str] = {label: text for label, text in EXAMPLES.items() if is_right_to_left(text)}
+# Fill the blank's chips: only sentences its models can answer — the Arabic ones, and two English blanks for MiniLM
+# retrained to guess (attention_core/shipped/english).
+FILL_BLANK_EXAMPLES: dict[str, str] = {
+    **{label: text for label, text in EXAMPLES.items() if is_right_to_left(text)},
+    N_("The cat sat on the [MASK]. (fill the blank)"): "The cat sat on the [MASK].",
+    N_("I drink a cup of [MASK] every morning. (fill the blank)"): "I drink a cup of [MASK] every morning.",
+}
 
 
 LESSON_PARAM = "lesson"  # the URL parameter naming the open lesson
@@ -390,6 +394,63 @@ LESSONS: list[Lesson] = [
         cell=Cell("it", "animal"),
         figures=("heads_knock_out_head",),
         panel="heads knocked out",
+    ),
+    Lesson(
+        N_("Knock out one head: tea becomes coffee"),
+        N_("knocking heads out"),
+        "fill_blank",
+        "I drink a cup of [MASK] every morning.",
+        N_(
+            "MiniLM retrained to guess fills the blank with tea (0.65), coffee second (0.19). From the blank, layer 6, "
+            "head 11 reads *cup* (0.57) and *drink* (0.40). Knock it out, as this link does: tea falls to 0.29 and "
+            "coffee (0.31) comes first, milk third (0.20). Knock out layer 5, head 12 instead, which reads *cup* alone "
+            "(0.93): tea stays first (0.50). Press **Rank every head**: L6 H11 matters most, then L5 H12."
+        ),
+        {"fill_blank_knock_out": ["L6 H11"]},
+        expected_guess="tea",
+        expected_after="coffee",
+        look_at=N_(
+            "The table under *Switch heads off*: tea with every head and without L6 H11; below it, row L6 H11 of "
+            "the blank's attention: on cup and drink."
+        ),
+        cell=Cell("L6 H11", "cup"),
+        figures=("fill_blank_knock_out_weights_every",),
+    ),
+    Lesson(
+        N_("When did it decide? Tea only in the last layer"),
+        N_("through the layers"),
+        "fill_blank",
+        "I drink a cup of [MASK] every morning.",
+        N_(
+            "Open *When did the model decide, and what mattered?* under the guesses. Read through the guessing head "
+            "after each layer, the blank says breakfast after layers 2 and 3, coffee after layers 4 and 5, and tea "
+            "only after layer 6 (0.65). The blank looks most at *cup* (0.13 of its attention), and hiding *cup* "
+            "matters most: it takes 0.33 off tea and the guess becomes water. *drink* is looked at next (0.08), yet "
+            "hiding it makes tea likelier (0.74): what a word is looked at is not always what it contributes."
+        ),
+        expected_guess="tea",
+        look_at=N_("The strip beside the blank's attention: looked at against mattered, word by word."),
+    ),
+    Lesson(
+        N_("On the table: one head reads the table"),
+        N_("knocking heads out"),
+        "fill_blank",
+        "The keys are [MASK] the table.",
+        N_(
+            "The model says on (0.61), then in (0.18). Through the layers, in is the first guess after layers 3, 4 "
+            "and 5, and on only after layer 6. From the blank, layer 4, head 2 reads *table* (0.94). Knock it out, as "
+            "this link does: in (0.44) comes before on (0.34). Press **Rank every head**: L4 H2 matters most. "
+            "Without the one head that reads the noun after the blank, in wins."
+        ),
+        {"fill_blank_knock_out": ["L4 H2"]},
+        expected_guess="on",
+        expected_after="in",
+        look_at=N_(
+            "The table under *Switch heads off*: on with every head and without L4 H2; below it, row L4 H2 of the "
+            "blank's attention: on table."
+        ),
+        cell=Cell("L4 H2", "table"),
+        figures=("fill_blank_knock_out_weights_every",),
     ),
     Lesson(
         N_("Through all the layers: what the blank keeps of itself"),
