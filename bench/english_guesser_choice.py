@@ -5,6 +5,10 @@ test set written apart (every word MiniLM reads as one whole-word piece, hidden 
 
     python -m bench.english_guesser_choice --minutes 10 --out /tmp/english_choice
 
+or, to score two checkpoints already trained (the shipped one, say, against (b) trained as long):
+
+    python -m bench.english_guesser_choice --small /tmp/english_small60 --tuned attention_core/shipped/english
+
 (a), a head alone on the frozen MiniLM, is measured by bench/english_guess_report.py (docs/english-guessing.md).
 """
 
@@ -35,8 +39,14 @@ SMALL_MIX = "english_everyday*8,wordnet,devil"  # the everyday lines read 8 time
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=10.0)
-    parser.add_argument("--out", type=Path, required=True, help="a folder for both checkpoints")
+    parser.add_argument("--out", type=Path, help="a folder for both checkpoints (trained here)")
+    parser.add_argument("--small", type=Path, help="score this small model's checkpoint instead of training one")
+    parser.add_argument("--tuned", type=Path, help="score this retrained MiniLM instead of training one")
     args = parser.parse_args()
+    if args.small and args.tuned:
+        return score(args.small, args.tuned, "as trained (see each checkpoint's card)")
+    if args.out is None:
+        parser.error("--out is needed to train (or give both --small and --tuned)")
     small, tuned = args.out / "small", args.out / "tuned"
     seed_and_thread = ["--minutes", str(args.minutes), "--seed", "0", "--threads", "1"]
     small_model = ["attention_core.training.train", "--corpus", SMALL_MIX, "--preset", "arabic"]
@@ -52,6 +62,11 @@ def main() -> int:
     if any(process.wait() for process in running):
         print(f"a training failed: see {args.out}/*.log")
         return 1
+    return score(small, tuned, f"each trained {args.minutes:g} minutes on one thread")
+
+
+def score(small: Path, tuned: Path, how: str) -> int:
+    """Both checkpoints and the bigram on the same blanks of the everyday test set, by kind of word."""
     retrained = load_guessing_minilm(tuned)
     model = load_model(small)
     test = blanks(retrained, everyday_test_lines(), content_lexicon())
@@ -61,7 +76,7 @@ def main() -> int:
         "small model (b)": text_guesses(lambda text: [w for w, _ in model.fill_mask(text, 5)], test),
         "left+right bigram": bigram_guesses(retrained, piece_bigram(retrained, lines), test),
     }
-    print(f"everyday test set, {len(test)} blanks; each trained {args.minutes:g} minutes on one thread")
+    print(f"everyday test set, {len(test)} blanks; {how}")
     print(f"{'guesser':18} {'kind':9} {'blanks':>6} {'top-1':>7} {'top-5':>7}")
     for name, guesses in guessers.items():
         for kind, rate in tally(test, guesses).rates().items():

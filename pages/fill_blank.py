@@ -9,7 +9,7 @@ from attention_core.figures.heatmaps import heatmap, word_labels
 from attention_core.figures.screen import labels_every_word
 from attention_core.models.interface import Analysis, MaskedWordModel
 from attention_core.models.pretrained import PretrainedModel
-from attention_core.story.text import MASK, Token
+from attention_core.story.text import MASK, Token, written
 from ui.bidi import chip_row
 from ui.causal import show_words_before_only
 from ui.controls import sentence_input
@@ -114,7 +114,7 @@ flag_unknown_words(analysis.labels[1:], analysis.known[1:])
 place = model.blank_position(list(analysis.tokens))  # among the model's tokens: [CLS] first, a word may be pieces
 # Guess first: the model's guesses and everything that would give them away wait for the student's pick.
 asked = (tuple(t.surface for t in tokens), model.name)
-question = " ".join(t.surface for t in tokens)
+question = written(tokens)
 # The switch itself stays under the settings until it is on: then the question is the page's first thing.
 with question_place if quiz_asked("fill_blank") else st.container():
     revealed = guess_the_guess(model.guesses(analysis.final[place], CHOICES), asked, question, sentence.rtl)

@@ -48,3 +48,11 @@ def test_read_sentence_cuts_long_input_and_flags_empty() -> None:
     assert read_sentence("   \n\t ").is_empty
     assert read_sentence(None).is_empty
     assert not read_sentence("cat").was_cut
+
+
+def test_tokens_are_written_back_as_a_sentence_is_written() -> None:
+    from attention_core.story.text import written
+
+    assert written(tokenize("I drink a cup of [MASK] every morning.")) == "I drink a cup of [MASK] every morning."
+    assert written(tokenize("Yes, «ok» (fine)!")) == "Yes, «ok» (fine)!"
+    assert written(tokenize("ذلك الكتاب لا [MASK] فيه؟")) == "ذلك الكتاب لا [MASK] فيه؟"

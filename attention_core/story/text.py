@@ -8,6 +8,7 @@ Punctuation becomes its own token, so "mat." and "mat" are the same word.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 TATWEEL = "\u0640"
@@ -72,6 +73,21 @@ def tokenize(text: str) -> list[Token]:
             tokens.append(Token(MASK, MASK, is_word=False))
         tokens.extend(_tokenize_plain(piece))
     return tokens
+
+
+_CLOSING = frozenset(".,;:!?)]}»،؛؟…")  # written against the word before them
+_OPENING = frozenset("([{«")  # written against the word after them
+
+
+def written(tokens: Sequence[Token]) -> str:
+    """The tokens as a sentence is written: words apart, a closing mark against the word before it and an opening
+    one against the word after it ("I drink a cup of [MASK] every morning.", not "… morning .")."""
+    text = ""
+    for token in tokens:
+        if text and token.surface not in _CLOSING and text[-1] not in _OPENING:
+            text += " "
+        text += token.surface
+    return text
 
 
 def _tokenize_plain(text: str) -> list[Token]:
