@@ -13,6 +13,7 @@ from ui.lesson_view import in_reading_order
 from ui.models import chosen_model, my_model
 from ui.navigation import ensure_app_frame
 from ui.show import flag_model_cut
+from ui.tour import follows_tour
 
 ensure_app_frame()
 
@@ -37,6 +38,7 @@ flag_model_cut(len(sentence.tokens), model.words_read(list(sentence.tokens)))
 
 # Each view in a fragment: moving the depth or picking a word reruns only the words; editing the texts only them.
 @st.fragment
+@follows_tour
 def words(model: AttentionModel, text: str, rtl: bool) -> None:
     show_words(model, text, rtl)
 

@@ -26,6 +26,7 @@ from ui.screen import current_screen
 from ui.short_text import short_sentence_caption
 from ui.show import chart, flag_model_cut, flag_unknown_words, plain
 from ui.tokens import TokenDisplay
+from ui.tour import follows_tour
 
 ensure_app_frame()
 
@@ -180,6 +181,7 @@ if short_text := short_sentence_caption(model):
 
 # Switching heads off, in a fragment: picking heads reruns only this part.
 @st.fragment
+@follows_tour
 def knock_out(model: MaskedWordModel, tokens: list[Token], analysis: Analysis, place: int, k: int, rtl: bool) -> None:
     """Heads switched off and what became of the guesses; `place`: the blank among the model's tokens."""
     st.subheader(_("Switch heads off"))

@@ -27,6 +27,7 @@ from ui.query_key_view import head_picker, show_head_query_key_map
 from ui.rollout_view import show_word_flow
 from ui.show import chart, flag_model_cut, flag_unknown_words, head_grid, plain, show_step, strip_of_panels
 from ui.tokens import TokenDisplay, drawn_attention, say_how_tokens_are_drawn, token_display
+from ui.tour import follows_tour
 
 ensure_app_frame()
 load_chart_code("heads")  # a phone loads the chart code early
@@ -105,6 +106,7 @@ RAW, THIS_HEAD = N_("raw"), N_("this head")
 # One head taken apart, in a fragment: switching W1/W2/W3, the layer, the head or the cell reruns only this part,
 # not the grid above (which depends on the sentence alone).
 @st.fragment
+@follows_tour
 def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, display: TokenDisplay, rtl: bool) -> None:
     has_bias = model.has_position_bias
     layer, head = head_picker("heads", model, analysis, display)  # opens on the head whose query–key map teaches
@@ -187,6 +189,7 @@ def one_head(model: AttentionModel, tokens: list[Token], analysis: Analysis, dis
 
 # Knocking heads out, in a fragment: picking heads reruns only this part.
 @st.fragment
+@follows_tour
 def knock_out(model: AttentionModel, tokens: list[Token], analysis: Analysis, display: TokenDisplay, rtl: bool) -> None:
     removed, ablation = knock_out_controls("heads", model, analysis, rtl)
     if removed:

@@ -10,10 +10,19 @@ from ui.examples import DEFAULT_SENTENCE
 from ui.i18n import _
 from ui.navigation import ensure_app_frame
 from ui.show import chart
+from ui.tour import STEPS, start_tour
 
 ensure_app_frame()
 
 st.title(_("What attention really is"))
+st.button(
+    _("Take the tour: {n} steps on your own sentence").format(n=len(STEPS)),
+    key="idea_tour",
+    type="primary",
+    on_click=start_tour,
+    icon=":material/tour:",
+    help=_("The story below, step by step on the real pages: each step asks you to do one thing."),
+)
 st.markdown(
     _("""
 Forget *query*, *key* and *value* for a moment.

@@ -24,6 +24,7 @@ from ui.plan_memory import keep_the_plan
 from ui.screen import report_screen
 from ui.server import limit_malloc_arenas, one_torch_thread
 from ui.style import apply_style, presentation_toggle
+from ui.tour import guided_tour
 
 limit_malloc_arenas()  # process-wide memory setting, once per process (this module is imported once)
 _FRAMED = "app_frame_seen"  # session key: this session has had its first run
@@ -91,6 +92,7 @@ def frame_app() -> StreamlitPage:
     report_screen()  # the window's width, for figures that fit it (ui/screen.py)
     close_menu_on_pick()  # a phone's menu closes once a page is picked in it, whatever its User-Agent says
     accessible_page()  # <html lang dir>, focus rings, scrolling formulas reachable by keyboard
+    guided_tour(page.url_path)  # the tour's step (?tour=N): its page, its card at the top, its completion
     live_class_note()  # a teacher's class stays on across pages (and reloads): its code in the sidebar
     st.sidebar.caption(_(SIDEBAR_NOTE))
     st.sidebar.caption(model_credit())
