@@ -23,7 +23,8 @@ def step_shown(at: AppTest) -> str | None:
     progress = [p for p in at.get("progress")]
     if number is None or number == "done":
         return number
-    assert progress and f"Step {number} of {len(STEPS)}" in progress[0].proto.text
+    shown = progress[0].proto.text if progress else ""
+    assert f"Step {number} of {len(STEPS)}" in shown or f"الخطوة {number} من {len(STEPS)}" in shown
     return number
 
 
@@ -148,12 +149,10 @@ def test_the_similarity_facts_are_the_pages_numbers() -> None:
     S = torch.tensor(values(figure_of(at, "similarity_S")))
     words = SENTENCE.split()
     best = max(
-        (
-            (S[i, j].item(), words[i], words[j])
-            for i in range(len(words))
-            for j in range(len(words))
-            if words[i] != words[j]
-        )
+        (S[i, j].item(), words[i], words[j])
+        for i in range(len(words))
+        for j in range(len(words))
+        if words[i] != words[j]
     )
     at = open_step(3, similarity_sentence=SENTENCE)
     (said,) = [m.value for m in at.markdown if "most alike" in m.value]

@@ -358,7 +358,8 @@ def _card(number: int) -> None:
         fact = step_fact(step.name, learners_sentence())
         st.markdown(" ".join(part for part in (_(step.says), fact) if part))
         st.markdown(_("**Your turn:** {action}").format(action=_(step.asks)))
-        back, skip, leave = st.columns(3)
+        buttons = st.container(horizontal=True)  # one row, a phone's too (columns stack there)
+        back = skip = leave = buttons
         if number > 1:
             back.button(_("Back"), key="tour_back", on_click=go_to, args=(number - 1,), icon=":material/arrow_back:")
         skip.button(
@@ -376,7 +377,7 @@ def _card(number: int) -> None:
                 icon=":material/groups:",
                 query_params={**st.query_params.to_dict(), **_live_query(step)},
             )
-    _point_at(step.target)
+    _point_at(step.target, number)
 
 
 def _live_query(step: Step) -> dict[str, str]:
@@ -387,14 +388,35 @@ def _live_query(step: Step) -> dict[str, str]:
     return query
 
 
-def _point_at(target: str) -> None:
-    """The control outlined (the card's words name it too: the outline is not the only cue), and the card kept in
-    view while the page scrolls. A target ending in "_" is a prefix (Fill the blank's word pills: one key per
-    sentence)."""
+# Once per step (the element stays mounted across reruns): on a screen wider than a phone's, the control is scrolled
+# to the middle of the window, below the card that stays in view; on a phone the card (focused) comes first and
+# the control is found by its name, as the card says where it is.
+_SCROLL_JS = """
+export default function (component) {
+  const { data } = component;
+  if (window.innerWidth < 640) return;
+  let tries = 0;
+  const scroll = () => {
+    const target = document.querySelector(data.selector);
+    if (target) { target.scrollIntoView({ block: 'center', behavior: 'instant' }); return; }
+    if (++tries < 30) setTimeout(scroll, 200);
+  };
+  setTimeout(scroll, 600);
+}
+"""
+_scroll_component = st.components.v2.component("tour_scroll", js=_SCROLL_JS, isolate_styles=False)
+
+
+def _point_at(target: str, number: int) -> None:
+    """The control outlined (the card's words name it too: the outline is not the only cue) and, wider than a
+    phone, scrolled to under the card, which stays at the top. A target ending in "_" is a prefix (Fill the
+    blank's word pills: one key per sentence)."""
     selector = f"[class*='st-key-{target}']" if target.endswith("_") else f".st-key-{target}"
     outline = "{ outline: 3px solid %s; outline-offset: 6px; border-radius: 6px; }" % _OUTLINE  # noqa: UP031
     card = "{ position: sticky; top: 3.75rem; z-index: 99; background: var(--background-color, #fff); }"
-    st.html(f"<style>{selector} {outline} .st-key-tour_card {card}</style>")
+    wide = f"@media (min-width: 640px) {{ [data-testid='stLayoutWrapper']:has(> .st-key-tour_card) {card} }}"
+    st.html(f"<style>{selector} {outline} {wide}</style>")
+    _scroll_component(key=f"tour_scroll_{number}", data={"selector": selector}, height=0)
 
 
 def _offer_to_resume() -> None:

@@ -1,0 +1,163 @@
+"""The guided tour walked as a newcomer walks it, in headless Chromium: the home page's "Take the tour", then each
+step's own action on the real control (typed, clicked, a slider moved with the keyboard), waiting each time for the
+next step's card. Prints, per step, how long the app took to open the next step and how long its card takes to read
+(its words at 200 a minute), and the totals: the tour's length for a newcomer is the sum of both.
+
+    .venv/bin/python -m tools.tour_walk                      # desktop (1280 × 800) and phone (390 × 844), English
+    .venv/bin/python -m tools.tour_walk --lang ar --phone    # a phone in an Arabic-locale browser
+
+tests/test_browser_tour.py walks it the same way (walk_tour) and asserts that no step is stuck.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ui.tour import STEPS
+
+SENTENCE = "the dog chased the cat in the garden"
+READING_WORDS_PER_MINUTE = 200
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+SIDEBAR_RIGHT = "() => document.querySelector('[data-testid=stSidebar]').getBoundingClientRect().right"
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+@dataclass(frozen=True)
+class StepWalked:
+    name: str
+    seconds: float  # from the action to the next step's card (or the end's)
+    words: int  # the card's words, as read
+
+    @property
+    def reading_seconds(self) -> float:
+        return self.words / READING_WORDS_PER_MINUTE * 60
+
+
+def _in_sidebar(page: Any, selector: str) -> Any:
+    """A control in the sidebar: on a phone the sidebar is closed (off the screen), so it is opened first."""
+    if page.viewport_size["width"] < 640:
+        page.locator("[data-testid='stExpandSidebarButton']").first.tap()
+        page.wait_for_function(f"() => ({SIDEBAR_RIGHT})() >= 290", timeout=10_000)
+    return page.locator(selector)
+
+
+def _close_sidebar_on_a_phone(page: Any) -> None:
+    if page.viewport_size["width"] < 640:
+        page.locator("[data-testid='stSidebarCollapseButton'] button").first.tap()
+        page.wait_for_function(f"() => ({SIDEBAR_RIGHT})() <= 0", timeout=10_000)
+
+
+def _pick(page: Any, key: str, option: str) -> None:
+    """A select box's (or a multiselect's) option, picked by clicks as a phone user picks it."""
+    box = page.locator(f".st-key-{key} [role='combobox'], .st-key-{key} input").first
+    box.click()
+    option_shown = page.get_by_role("option", name=option, exact=True).first
+    try:
+        option_shown.click(timeout=5_000)
+    except Exception:  # a phone's list did not open on the tap: typed, as its search box allows
+        box.fill(option)
+        box.press("Enter")
+
+
+def _slide(page: Any, key: str, presses: int) -> None:
+    """A slider moved with the keyboard: focused, then the right arrow."""
+    handle = page.locator(f".st-key-{key} input[type='range']")
+    handle.focus()
+    for _ in range(presses):
+        handle.press("ArrowRight")
+
+
+ACTIONS: dict[str, Callable[[Any], None]] = {
+    "sentence": lambda page: (
+        page.locator(".st-key-similarity_sentence input").fill(SENTENCE),
+        page.locator(".st-key-similarity_sentence input").press("Enter"),
+    ),
+    "positions": lambda page: (
+        _in_sidebar(page, ".st-key-similarity_position label").click(),
+        _close_sidebar_on_a_phone(page),
+    ),
+    "cosine": lambda page: page.locator(".st-key-similarity_metric [role='radiogroup'] label").nth(1).click(),
+    "softmax": lambda page: page.locator(".st-key-similarity_softmax label").click(),
+    "W1": lambda page: page.locator(".st-key-trainable_W1 label").click(),
+    "temperature": lambda page: _slide(page, "trainable_temperature", 1),
+    "head": lambda page: _pick(page, "heads_head", "2"),
+    "knock out": lambda page: _pick(page, "heads_knock_out", "L1 H1"),
+    "layer": lambda page: _pick(page, "heads_layer", "2"),
+    "depth": lambda page: _slide(page, "abstraction_depth", 1),
+    "hide": lambda page: page.locator("[class*='st-key-fill_blank_hidden_'] button").first.click(),
+    "rank": lambda page: page.locator(".st-key-fill_blank_rank button").click(),
+}
+
+
+def _settled(page: Any, timeout_s: float = 120) -> None:
+    """Until the app has finished its run (Streamlit's "Running…" widget gone)."""
+    page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=int(timeout_s * 1000))
+
+
+def _step_shown(page: Any, number: int | str, timeout_s: float = 180) -> None:
+    """Until the URL names `number`, the card says it (its progress, or the end's card) and the run is over."""
+    said = "" if number == "done" else f" {number} "
+    page.wait_for_function(
+        f"new URLSearchParams(location.search).get('tour') === '{number}' && "
+        f"(document.querySelector('.st-key-tour_card')?.innerText || '').includes('{said}')",
+        timeout=int(timeout_s * 1000),
+    )
+    _settled(page, timeout_s)
+
+
+def walk_tour(browser: Any, base: str, *, phone: bool = False, lang: str = "en") -> list[StepWalked]:
+    """Start the tour from the home page and do each step's action; raises if a step does not open the next."""
+    context = browser.new_context(**(PHONE if phone else DESKTOP), locale="ar-EG" if lang == "ar" else "en-US")
+    page = context.new_page()
+    walked: list[StepWalked] = []
+    try:
+        page.goto(f"{base}/" + ("?lang=ar" if lang == "ar" else ""))
+        start = page.locator(".st-key-idea_tour button:visible").first
+        start.wait_for(timeout=120_000)
+        _settled(page)
+        start.click()
+        _step_shown(page, 1)
+        for number, step in enumerate(STEPS, 1):
+            page.locator(".st-key-tour_skip button:visible").first.wait_for(timeout=60_000)  # the card is whole
+            words = len(page.locator(".st-key-tour_card").inner_text().split())
+            started = time.monotonic()
+            ACTIONS[step.name](page)
+            _step_shown(page, number + 1 if number < len(STEPS) else "done")
+            walked.append(StepWalked(step.name, time.monotonic() - started, words))
+    except Exception as error:
+        print("error:", str(error)[:400])
+        page.screenshot(path="/tmp/tour_stuck.png")
+        status = page.evaluate("document.querySelector('[data-testid=\"stStatusWidget\"]')?.innerText")
+        card = page.evaluate("document.querySelector('.st-key-tour_card')?.innerText")
+        print("stuck:", repr(status), repr(card)[:120])
+        raise RuntimeError(f"stuck after {[w.name for w in walked]} at {page.url}") from None
+    finally:
+        context.close()
+    return walked
+
+
+def main() -> None:
+    from tools.accessibility_audit import app_and_browser
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lang", default="en", choices=["en", "ar"])
+    parser.add_argument("--phone", action="store_true", help="only the phone (default: desktop, then phone)")
+    args = parser.parse_args()
+    with app_and_browser(None) as (base, browser):
+        for phone in [True] if args.phone else [False, True]:
+            walked = walk_tour(browser, base, phone=phone, lang=args.lang)
+            screen = "phone 390 × 844" if phone else "desktop 1280 × 800"
+            print(f"{screen}, {args.lang}: {len(walked)} steps, none stuck")
+            print(f"  {'step':12} {'app (s)':>8} {'words':>6} {'reading (s)':>12}")
+            for step in walked:
+                print(f"  {step.name:12} {step.seconds:8.1f} {step.words:6d} {step.reading_seconds:12.0f}")
+            app, reading = sum(s.seconds for s in walked), sum(s.reading_seconds for s in walked)
+            print(f"  total: the app {app:.0f} s + reading {reading:.0f} s = {(app + reading) / 60:.1f} minutes")
+
+
+if __name__ == "__main__":
+    main()
