@@ -6,15 +6,28 @@ from attention_core.figures.heatmaps import heatmap
 from attention_core.story.attention import attend
 from attention_core.story.embeddings import embed_sentence
 from attention_core.story.text import read_sentence
+from ui.browser_memory import recalled, remember
 from ui.examples import DEFAULT_SENTENCE
 from ui.i18n import _
 from ui.navigation import ensure_app_frame
 from ui.show import chart
 from ui.tour import STEPS, start_tour
 
+TOUR_OFFERED = "ae_tour_offered"  # the cookie that says this browser was offered the tour
+
 ensure_app_frame()
 
 st.title(_("What attention really is"))
+# A newcomer's first visit: this browser was never offered the tour (kept for the session, so reruns keep it).
+if st.session_state.setdefault("idea_first_visit", recalled(TOUR_OFFERED) is None):
+    st.info(
+        _(
+            "New here? The tour walks you through the whole story below on your own sentence, one action per step, "
+            "in about five minutes."
+        ),
+        icon=":material/waving_hand:",
+    )
+    remember(TOUR_OFFERED, "yes")
 st.button(
     _("Take the tour: {n} steps on your own sentence").format(n=len(STEPS)),
     key="idea_tour",

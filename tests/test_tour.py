@@ -174,3 +174,18 @@ def test_the_tour_in_arabic() -> None:
     at = open_step(2, lang="ar", similarity_sentence="ذهب الطالب إلى المدرسة")
     assert any("الخطوة 2 من 12" in p.proto.text for p in at.get("progress"))
     assert not any("Your turn" in m.value for m in at.markdown)
+
+
+def test_a_newcomer_is_offered_the_tour_on_the_home_page_once() -> None:
+    at = open_app()
+    assert any("New here? The tour" in i.value for i in at.info)
+    assert at.session_state["browser_memory_cookies"]["ae_tour_offered"] == "yes"  # this browser will remember it
+
+
+def test_two_steps_ask_the_class_through_a_live_class_question() -> None:
+    """At "many heads" and "hide a word" a teacher can turn the step into the page's quiz, which a live class asks."""
+    live = [step for step in STEPS if step.live]
+    assert [step.name for step in live] == ["head", "hide"]
+    at = open_step(7, heads_sentence=SENTENCE)
+    (link,) = [p for p in at.get("page_link") if "live-class question" in p.proto.label]
+    assert "heads_quiz=true" in link.proto.page or link.proto.query_string.find("heads_quiz=true") >= 0

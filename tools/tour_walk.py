@@ -19,7 +19,7 @@ from typing import Any
 
 from ui.tour import STEPS
 
-SENTENCE = "the dog chased the cat in the garden"
+SENTENCES = {"en": "the dog chased the cat in the garden", "ar": "ذهب الطالب إلى المدرسة في الصباح"}
 READING_WORDS_PER_MINUTE = 200
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 SIDEBAR_RIGHT = "() => document.querySelector('[data-testid=stSidebar]').getBoundingClientRect().right"
@@ -31,6 +31,7 @@ class StepWalked:
     name: str
     seconds: float  # from the action to the next step's card (or the end's)
     words: int  # the card's words, as read
+    tries: int = 1  # 2: the first action was lost and done again
 
     @property
     def reading_seconds(self) -> float:
@@ -64,32 +65,32 @@ def _pick(page: Any, key: str, option: str) -> None:
 
 
 def _slide(page: Any, key: str, presses: int) -> None:
-    """A slider moved with the keyboard: focused, then the right arrow."""
+    """A slider moved with the keyboard: focused, then the up arrow."""
     handle = page.locator(f".st-key-{key} input[type='range']")
     handle.focus()
     for _ in range(presses):
-        handle.press("ArrowRight")
+        handle.press("ArrowUp")  # up raises it in either direction (right lowers it right to left)
 
 
-ACTIONS: dict[str, Callable[[Any], None]] = {
-    "sentence": lambda page: (
-        page.locator(".st-key-similarity_sentence input").fill(SENTENCE),
+ACTIONS: dict[str, Callable[[Any, str], None]] = {  # (the page, its language)
+    "sentence": lambda page, lang: (
+        page.locator(".st-key-similarity_sentence input").fill(SENTENCES[lang]),
         page.locator(".st-key-similarity_sentence input").press("Enter"),
     ),
-    "positions": lambda page: (
+    "positions": lambda page, lang: (
         _in_sidebar(page, ".st-key-similarity_position label").click(),
         _close_sidebar_on_a_phone(page),
     ),
-    "cosine": lambda page: page.locator(".st-key-similarity_metric [role='radiogroup'] label").nth(1).click(),
-    "softmax": lambda page: page.locator(".st-key-similarity_softmax label").click(),
-    "W1": lambda page: page.locator(".st-key-trainable_W1 label").click(),
-    "temperature": lambda page: _slide(page, "trainable_temperature", 1),
-    "head": lambda page: _pick(page, "heads_head", "2"),
-    "knock out": lambda page: _pick(page, "heads_knock_out", "L1 H1"),
-    "layer": lambda page: _pick(page, "heads_layer", "2"),
-    "depth": lambda page: _slide(page, "abstraction_depth", 1),
-    "hide": lambda page: page.locator("[class*='st-key-fill_blank_hidden_'] button").first.click(),
-    "rank": lambda page: page.locator(".st-key-fill_blank_rank button").click(),
+    "cosine": lambda page, lang: page.locator(".st-key-similarity_metric [role='radiogroup'] label").nth(1).click(),
+    "softmax": lambda page, lang: page.locator(".st-key-similarity_softmax label").click(),
+    "W1": lambda page, lang: page.locator(".st-key-trainable_W1 label").click(),
+    "temperature": lambda page, lang: _slide(page, "trainable_temperature", 1),
+    "head": lambda page, lang: _pick(page, "heads_head", "2"),
+    "knock out": lambda page, lang: _pick(page, "heads_knock_out", "ط1 ر1" if lang == "ar" else "L1 H1"),
+    "layer": lambda page, lang: _pick(page, "heads_layer", "2"),
+    "depth": lambda page, lang: _slide(page, "abstraction_depth", 1),
+    "hide": lambda page, lang: page.locator("[class*='st-key-fill_blank_hidden_'] button").first.click(),
+    "rank": lambda page, lang: page.locator(".st-key-fill_blank_rank button").click(),
 }
 
 
@@ -124,10 +125,17 @@ def walk_tour(browser: Any, base: str, *, phone: bool = False, lang: str = "en")
         for number, step in enumerate(STEPS, 1):
             page.locator(".st-key-tour_skip button:visible").first.wait_for(timeout=60_000)  # the card is whole
             words = len(page.locator(".st-key-tour_card").inner_text().split())
-            started = time.monotonic()
-            ACTIONS[step.name](page)
-            _step_shown(page, number + 1 if number < len(STEPS) else "done")
-            walked.append(StepWalked(step.name, time.monotonic() - started, words))
+            started, following, tries = time.monotonic(), number + 1 if number < len(STEPS) else "done", 1
+            ACTIONS[step.name](page, lang)
+            try:
+                _step_shown(page, following, timeout_s=60)
+            except (
+                Exception
+            ):  # the action was lost (a click while the page was still busy): done again, as a user would
+                tries += 1
+                ACTIONS[step.name](page, lang)
+                _step_shown(page, following)
+            walked.append(StepWalked(step.name, time.monotonic() - started, words, tries))
     except Exception as error:
         print("error:", str(error)[:400])
         page.screenshot(path="/tmp/tour_stuck.png")
@@ -152,9 +160,11 @@ def main() -> None:
             walked = walk_tour(browser, base, phone=phone, lang=args.lang)
             screen = "phone 390 × 844" if phone else "desktop 1280 × 800"
             print(f"{screen}, {args.lang}: {len(walked)} steps, none stuck")
-            print(f"  {'step':12} {'app (s)':>8} {'words':>6} {'reading (s)':>12}")
+            print(f"  {'step':12} {'app (s)':>8} {'words':>6} {'reading (s)':>12} {'tries':>6}")
             for step in walked:
-                print(f"  {step.name:12} {step.seconds:8.1f} {step.words:6d} {step.reading_seconds:12.0f}")
+                print(
+                    f"  {step.name:12} {step.seconds:8.1f} {step.words:6d} {step.reading_seconds:12.0f} {step.tries:6d}"
+                )
             app, reading = sum(s.seconds for s in walked), sum(s.reading_seconds for s in walked)
             print(f"  total: the app {app:.0f} s + reading {reading:.0f} s = {(app + reading) / 60:.1f} minutes")
 

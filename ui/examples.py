@@ -32,8 +32,8 @@ EXAMPLES: dict[str, str] = {
 # retrained to guess (attention_core/shipped/english).
 FILL_BLANK_EXAMPLES: dict[str, str] = {
     **{label: text for label, text in EXAMPLES.items() if is_right_to_left(text)},
-    N_("The cat sat on the [MASK]. (fill the blank)"): "The cat sat on the [MASK].",
-    N_("I drink a cup of [MASK] every morning. (fill the blank)"): "I drink a cup of [MASK] every morning.",
+    N_("The cat sat on the [MASK] (fill the blank)"): "The cat sat on the [MASK].",
+    N_("I drink a cup of [MASK] every morning (fill the blank)"): "I drink a cup of [MASK] every morning.",
 }
 
 

@@ -389,8 +389,9 @@ def _live_query(step: Step) -> dict[str, str]:
 
 
 # Once per step (the element stays mounted across reruns): on a screen wider than a phone's, the control is scrolled
-# to the middle of the window, below the card that stays in view; on a phone the card (focused) comes first and
-# the control is found by its name, as the card says where it is.
+# to just under the card, which stays at the top (unless the card takes almost half the window, as a projector's
+# type makes it: then it scrolls away with the page); on a phone the card (focused) comes first and the control is
+# found by its name, as the card says where it is.
 _SCROLL_JS = """
 export default function (component) {
   const { data } = component;
@@ -398,8 +399,17 @@ export default function (component) {
   let tries = 0;
   const scroll = () => {
     const target = document.querySelector(data.selector);
-    if (target) { target.scrollIntoView({ block: 'center', behavior: 'instant' }); return; }
-    if (++tries < 30) setTimeout(scroll, 200);
+    const card = document.querySelector('.st-key-tour_card');
+    const scroller = document.querySelector('[data-testid="stMain"]');
+    if (!target || !card || !scroller) { if (++tries < 30) setTimeout(scroll, 200); return; }
+    const wrapper = card.parentElement;
+    if (card.getBoundingClientRect().height > 0.45 * window.innerHeight) {
+      wrapper.style.position = 'static';  // a card this tall (a projector's type) would hide the page: it scrolls away
+      target.scrollIntoView({ block: 'center', behavior: 'instant' });
+      return;
+    }
+    const below = target.getBoundingClientRect().top - card.getBoundingClientRect().bottom - 16;
+    scroller.scrollBy({ top: below, behavior: 'instant' });  // just under the card, which stays at the top
   };
   setTimeout(scroll, 600);
 }
