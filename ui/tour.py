@@ -388,13 +388,21 @@ def _live_query(step: Step) -> dict[str, str]:
     return query
 
 
-# Once per step (the element stays mounted across reruns): on a screen wider than a phone's, the control is scrolled
+# Once per step (the element stays mounted across reruns): the outline and the sticky card's style, then, on a screen
+# wider than a phone's, the control is scrolled
 # to just under the card, which stays at the top (unless the card takes almost half the window, as a projector's
 # type makes it: then it scrolls away with the page); on a phone the card (focused) comes first and the control is
 # found by its name, as the card says where it is.
 _SCROLL_JS = """
 export default function (component) {
   const { data } = component;
+  let style = document.getElementById('tour-style');
+  if (!style) { style = document.createElement('style'); style.id = 'tour-style'; document.head.appendChild(style); }
+  // Only while a card is on the page: once the tour ends, neither the outline nor the sticky card is left behind.
+  style.textContent = `body:has(.st-key-tour_card) ${data.selector} { outline: 3px solid ${data.colour}; `
+    + 'outline-offset: 6px; border-radius: 6px; } @media (min-width: 640px) { '
+    + "[data-testid='stLayoutWrapper']:has(> .st-key-tour_card) { position: sticky; top: 3.75rem; z-index: 99; "
+    + 'background: var(--background-color, #fff); } }';
   if (window.innerWidth < 640) return;
   let tries = 0;
   const scroll = () => {
@@ -420,13 +428,9 @@ _scroll_component = st.components.v2.component("tour_scroll", js=_SCROLL_JS, iso
 def _point_at(target: str, number: int) -> None:
     """The control outlined (the card's words name it too: the outline is not the only cue) and, wider than a
     phone, scrolled to under the card, which stays at the top. A target ending in "_" is a prefix (Fill the
-    blank's word pills: one key per sentence)."""
+    blank's word pills: one key per sentence). The style is the script's, from the steps' own keys: no st.html."""
     selector = f"[class*='st-key-{target}']" if target.endswith("_") else f".st-key-{target}"
-    outline = "{ outline: 3px solid %s; outline-offset: 6px; border-radius: 6px; }" % _OUTLINE  # noqa: UP031
-    card = "{ position: sticky; top: 3.75rem; z-index: 99; background: var(--background-color, #fff); }"
-    wide = f"@media (min-width: 640px) {{ [data-testid='stLayoutWrapper']:has(> .st-key-tour_card) {card} }}"
-    st.html(f"<style>{selector} {outline} {wide}</style>")
-    _scroll_component(key=f"tour_scroll_{number}", data={"selector": selector}, height=0)
+    _scroll_component(key=f"tour_scroll_{number}", data={"selector": selector, "colour": _OUTLINE}, height=0)
 
 
 def _offer_to_resume() -> None:
