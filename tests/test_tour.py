@@ -189,3 +189,12 @@ def test_two_steps_ask_the_class_through_a_live_class_question() -> None:
     at = open_step(7, heads_sentence=SENTENCE)
     (link,) = [p for p in at.get("page_link") if "live-class question" in p.proto.label]
     assert "heads_quiz=true" in link.proto.page or link.proto.query_string.find("heads_quiz=true") >= 0
+
+
+def test_the_last_step_stays_on_another_action() -> None:
+    """Step 12 completes on Rank every head (a button inside a fragment: tests/test_browser_tour.py presses it);
+    here, another control of its page leaves it where it is."""
+    at = open_step(12, fill_blank_sentence=SENTENCE)
+    at.slider(key="fill_blank_k").set_value(3).run()
+    assert_clean(at)
+    assert step_shown(at) == "12" and any(f"#### {STEPS[-1].title}" == m.value for m in at.markdown)
