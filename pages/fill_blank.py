@@ -1,7 +1,5 @@
 """Fill the blank: the trained model guesses a hidden word, and the heatmap shows where the blank looked."""
 
-import zlib
-
 import pandas as pd
 import streamlit as st
 
@@ -15,7 +13,7 @@ from ui.causal import show_words_before_only
 from ui.controls import sentence_input
 from ui.decision_view import show_decision
 from ui.examples import FILL_BLANK_EXAMPLES, FILL_BLANK_SENTENCE
-from ui.fill_blank_quiz import CHOICES, guess_the_guess
+from ui.fill_blank_quiz import CHOICES, guess_the_guess, hidden_word_key
 from ui.guess_view import quiz_asked, quiz_first
 from ui.i18n import N_, _, ngettext, reading_order
 from ui.knock_out_view import knock_out_controls, show_blank_attention_change, show_guess_change, show_head_importance
@@ -85,12 +83,11 @@ with settings:
         repeated = {s for s in (tokens[i].surface for i in choices) if sum(tokens[j].surface == s for j in choices) > 1}
         # The key follows the sentence: a new sentence starts with its own last word hidden, not the old index. Bound
         # to the URL under that key, the hidden word is part of a shared link (the link's sentence gives the same key).
-        key = f"fill_blank_hidden_{zlib.crc32(' '.join(t.surface for t in tokens).encode())}"
         hidden = chip_row(sentence.rtl).pills(
             _("Click a word to hide it"),
             choices,
             default=choices[-1],
-            key=key,
+            key=hidden_word_key(tokens),
             required=True,
             bind="query-params",
             format_func=lambda i: plain(

@@ -2,13 +2,18 @@
 guesses in alphabetical order (their order must not give the answer away); Reveal scores the pick and opens the
 page below: the guesses, where the blank looked, the knock-outs. A lesson's quiz link (?fill_blank_quiz=true) gives a
 class the same question; each student's pick stays in their own session. The question is the sentence and the model:
-another sentence, hidden word or model asks again."""
+another sentence, hidden word or model asks again. Also the key of the page's hidden-word pills, which the guided
+tour reads too."""
 
 from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
 
 import streamlit as st
 
 from attention_core.figures.numbers import written_alone
+from attention_core.story.text import Token
 from ui.bidi import isolate
 from ui.i18n import _
 from ui.lesson_view import show_lesson_line
@@ -19,6 +24,12 @@ from ui.show import plain
 
 PAGE = "fill_blank"
 CHOICES = 5  # the model's first five guesses are the choices
+
+
+def hidden_word_key(tokens: Sequence[Token]) -> str:
+    """The widget key of "click a word to hide it": it follows the sentence (its words as the model reads them), so a
+    new sentence starts with its own last word hidden, not the old index, and a link's sentence gives the same key."""
+    return f"{PAGE}_hidden_{zlib.crc32(' '.join(t.surface for t in tokens).encode())}"
 
 
 def guess_the_guess(guesses: list[tuple[str, float]], asked: tuple[object, ...], sentence: str, rtl: bool) -> bool:

@@ -359,17 +359,16 @@ def _card(number: int) -> None:
         st.markdown(" ".join(part for part in (_(step.says), fact) if part))
         st.markdown(_("**Your turn:** {action}").format(action=_(step.asks)))
         buttons = st.container(horizontal=True)  # one row, a phone's too (columns stack there)
-        back = skip = leave = buttons
         if number > 1:
-            back.button(_("Back"), key="tour_back", on_click=go_to, args=(number - 1,), icon=":material/arrow_back:")
-        skip.button(
+            buttons.button(_("Back"), key="tour_back", on_click=go_to, args=(number - 1,), icon=":material/arrow_back:")
+        buttons.button(
             _("Skip"),
             key="tour_skip",
             on_click=go_to,
             args=(number + 1 if number < len(STEPS) else DONE,),
             icon=":material/skip_next:",
         )
-        leave.button(_("End the tour"), key="tour_end", on_click=end_tour, icon=":material/close:")
+        buttons.button(_("End the tour"), key="tour_end", on_click=end_tour, icon=":material/close:")
         if step.live:
             st.page_link(
                 f"pages/{step.page}.py",

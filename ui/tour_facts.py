@@ -4,7 +4,6 @@ attention_core/story/tour_facts.py, so a step's claim is the page's own."""
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -12,19 +11,30 @@ import streamlit as st
 
 from attention_core.models.head_importance import head_importance
 from attention_core.models.interface import AttentionModel, MaskedWordModel
+from attention_core.models.pretrained import PretrainedModel
 from attention_core.story import tour_facts
 from attention_core.story.attention import attend, unit_vectors
 from attention_core.story.text import MASK, Token, read_sentence
 from attention_core.story.trainable import TrainableSettings, trainable_heads
 from ui.bidi import isolate
-from ui.i18n import _
+from ui.fill_blank_quiz import hidden_word_key
+from ui.i18n import _, language
 from ui.show import plain
 
 
 def step_fact(name: str, text: str) -> str:
-    """The fact the step `name` adds, on `text`; "" where the sentence gives none (the page explains why)."""
+    """The fact the step `name` adds, on `text` (and, on Fill the blank, on the word hidden now); "" where the
+    sentence gives none (the page explains why)."""
+    hidden = hidden_place(text) if name in BLANK_FACTS else None
+    return _computed_fact(name, text, hidden, language())
+
+
+# The card is drawn on every rerun of its page; a fact (72 knock-outs for two of them) is computed once per sentence,
+# hidden word and language (the fact is worded in it).
+@st.cache_data(max_entries=256, show_spinner=False)
+def _computed_fact(name: str, text: str, hidden: int | None, lang: str) -> str:
     try:
-        return FACTS[name](text)
+        return BLANK_FACTS[name](text, hidden) if name in BLANK_FACTS else FACTS[name](text)
     except (ValueError, IndexError, KeyError):  # a sentence the page itself will explain (empty, all unknown)
         return ""
 
@@ -163,42 +173,51 @@ def _fact_depth(text: str) -> str:
 
 
 def blank_model(text: str) -> MaskedWordModel | None:
-    """The model Fill the blank picks on automatic: the Arabic one, or MiniLM retrained to guess (if shipped)."""
-    from ui.models import english_guesser, shipped_model, words_by_script
+    """The model Fill the blank picks on automatic (ui.models.masked_word_model): by the sentence's direction, the
+    Arabic one, or MiniLM retrained to guess (if shipped)."""
+    from ui.models import english_guesser, shipped_model
 
-    sentence = read_sentence(text)
-    if words_by_script(sentence.tokens).mostly_arabic(sentence.rtl):
-        return shipped_model()
-    return english_guesser()
+    return shipped_model() if read_sentence(text).rtl else english_guesser()
 
 
-def hidden_now(text: str) -> tuple[list[Token], str] | None:
-    """The learner's sentence with the word Fill the blank hides now (the one clicked, else the last), and it."""
+def _read_tokens(model: MaskedWordModel, text: str) -> list[Token]:
+    """The words Fill the blank shows for `text`: MiniLM leaves out the marks it reads as nothing, as the page does."""
     tokens = list(read_sentence(text).tokens)
-    words = [i for i, t in enumerate(tokens) if t.is_word]
-    if not words:
+    return model.readable(tokens) if isinstance(model, PretrainedModel) else tokens
+
+
+def hidden_place(text: str) -> int | None:
+    """The place of the word Fill the blank hides now: the one clicked (its pills' state), else the last word."""
+    model = blank_model(text)
+    if model is None:
         return None
-    key = f"fill_blank_hidden_{zlib.crc32(' '.join(t.surface for t in tokens).encode())}"
-    place = st.session_state.get(key, words[-1])
+    tokens = _read_tokens(model, text)
+    words = [i for i, t in enumerate(tokens) if t.is_word]
+    return st.session_state.get(hidden_word_key(tokens), words[-1]) if words else None
+
+
+def _with_hidden(model: MaskedWordModel, text: str, place: int) -> tuple[list[Token], str]:
+    """The sentence with the word at `place` hidden, and that word."""
+    tokens = _read_tokens(model, text)
     word = tokens[place].surface
     tokens[place] = Token(MASK, MASK, is_word=False)
     return tokens, word
 
 
-def _fact_hide(text: str) -> str:
-    model, hidden = blank_model(text), hidden_now(text)
+def _fact_hide(text: str, hidden: int | None) -> str:
+    model = blank_model(text)
     if model is None or hidden is None:
         return ""
-    tokens, word = hidden
+    tokens, word = _with_hidden(model, text, hidden)
     guess, probability = model.predict(tokens, 1)[0]
     return _("With {w} hidden, its first guess is {g} ({p:.2f}).").format(w=_word(word), g=_word(guess), p=probability)
 
 
-def _fact_rank(text: str) -> str:
-    model, hidden = blank_model(text), hidden_now(text)
+def _fact_rank(text: str, hidden: int | None) -> str:
+    model = blank_model(text)
     if model is None or hidden is None:
         return ""
-    importance = head_importance(model, hidden[0])
+    importance = head_importance(model, _with_hidden(model, text, hidden)[0])
     layer, head, _fall = importance.ranked()[0]
     return _("Without L{l} H{h}, {g} falls from {p:.2f} to {q:.2f}: on your blank that head matters most.").format(
         l=layer + 1,
@@ -220,6 +239,8 @@ FACTS: dict[str, Callable[[str], str]] = {
     "knock out": _fact_knock_out,
     "layer": _fact_layer,
     "depth": _fact_depth,
+}
+BLANK_FACTS: dict[str, Callable[[str, int | None], str]] = {
     "hide": _fact_hide,
     "rank": _fact_rank,
-}
+}  # on the word hidden
