@@ -34,10 +34,12 @@ FLAGS = [
 _CHILDREN: list[subprocess.Popen] = []
 
 
-def start_server(port: int, *, usage_stats: bool = False, prefix: tuple[str, ...] = ()) -> subprocess.Popen:
+def start_server(
+    port: int, *, usage_stats: bool = False, prefix: tuple[str, ...] = (), root: Path = ROOT
+) -> subprocess.Popen:
     """`streamlit run app.py` on 127.0.0.1:port in its own process group, stopped at exit whatever happens.
     `prefix` goes before the command (e.g. taskset); usage statistics on make Streamlit report each script run's
-    execution time (its page_profile message)."""
+    execution time (its page_profile message). `root` is the checkout whose app.py runs (another one's, to compare)."""
     if not port_is_free(port):
         raise RuntimeError(f"port {port} is in use; pick another with --port")
     stats = f"--browser.gatherUsageStats={str(usage_stats).lower()}"
@@ -54,7 +56,7 @@ def start_server(port: int, *, usage_stats: bool = False, prefix: tuple[str, ...
             f"--server.port={port}",
             stats,
         ],
-        cwd=ROOT,
+        cwd=root,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,

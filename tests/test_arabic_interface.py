@@ -17,14 +17,13 @@ from streamlit.testing.v1 import AppTest
 
 from tests.conftest import assert_clean, open_framed_link
 from ui.examples import EXAMPLES, LESSONS
+from ui.page_registry import PAGES as APP_PAGES
 from ui.pairs_view import PAIRS
 
 ARABIC_SENTENCE = "ذهب الطالب إلى المدرسة"
-# Each page with the sentence a student would type there (English for the pages MiniLM reads too: an English
-# sentence's words are the student's and stay English).
-PAGES = {
-    "idea": {},
-    "lessons": {},
+# The sentence a student would type on each page that reads one (English for the pages MiniLM reads too: an English
+# sentence's words are the student's and stay English); every page of the menu is checked (ui/page_registry.py).
+TYPED = {
     "similarity": {"similarity_sentence": ARABIC_SENTENCE},
     "trainable": {"trainable_sentence": ARABIC_SENTENCE, "trainable_heads": "2"},
     "heads": {"heads_sentence": ARABIC_SENTENCE},
@@ -32,12 +31,13 @@ PAGES = {
     "pairs": {"pairs_sentence": "إنه هو السميع [MASK]", "pairs_sentence_b": "إنه سميع [MASK]"},
     "fill_blank": {"fill_blank_sentence": "إنه سميع [MASK]"},
     "word_order": {"word_order_sentence": ARABIC_SENTENCE},
-    "train": {},
 }
+PAGES = {page.name: TYPED.get(page.name, {}) for page in APP_PAGES}
 # Names and symbols that stay as they are in any language (docs/translating.md, "What stays English").
 NAMES = {
     "English",  # the language switch: each language in its own words
     "Language",  # the switch's label is bilingual on purpose: "Language · اللغة"
+    "ACDEF",  # the class-code box's example: a code is Latin capitals and digits in any language (classroom/rules.py)
     "MiniLM",
     "MiniLM-L6",
     "BERT",

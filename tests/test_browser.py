@@ -25,6 +25,7 @@ from attention_core.figures.heatmaps import UNKNOWN_MARK
 from bench.app_server import FLAGS, free_port, start_server, stop_server, wait_until_healthy
 from tests.test_live_training import LINES as ANIMAL_LINES
 from ui.examples import LESSONS
+from ui.page_registry import PAGES
 
 ROOT = Path(__file__).parents[1]
 OUTPUT = ROOT / "test-output" / "browser"
@@ -604,18 +605,7 @@ def test_a_quiz_link_hides_the_heatmaps_until_reveal_in_an_arabic_browser(server
     context.close()
 
 
-ARABIC_PAGES = [
-    "idea",
-    "lessons",
-    "similarity",
-    "trainable",
-    "heads",
-    "abstraction",
-    "pairs",
-    "fill_blank",
-    "word_order",
-    "train",
-]
+ARABIC_PAGES = [page.name for page in PAGES]  # every page of the menu (ui/page_registry.py)
 
 
 def test_every_page_reads_right_to_left_in_arabic_and_english_switches_back(server: str, browser: object) -> None:

@@ -22,20 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ui.page_registry import PAGES as APP_PAGES
+
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = (
-    "",
-    "lessons",
-    "similarity",
-    "trainable",
-    "heads",
-    "abstraction",
-    "pairs",
-    "fill_blank",
-    "word_order",
-    "train",
-    "join",
-)
+PAGES = tuple(page.url_path for page in APP_PAGES)  # every page of the menu (ui/page_registry.py)
 WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 SERIOUS = ("serious", "critical")
 WIDTH = 1400

@@ -19,6 +19,7 @@ from ui.i18n import N_, _, language_switch, right_to_left, settle_language
 from ui.live_class import live_class_note
 from ui.live_plan_view import arrive_from_plan
 from ui.models import model_credit
+from ui.page_registry import PAGES
 from ui.phone_menu import close_menu_on_pick
 from ui.plan_memory import keep_the_plan
 from ui.screen import report_screen
@@ -38,27 +39,19 @@ DEFAULT_URL_PATH = "start"  # reserved by the default page (served at /); /idea 
 
 
 def app_pages() -> list[StreamlitPage]:
-    """The pages, their titles in this session's language. url_path equals each file's name, so legacy routing and
-    ours agree on every URL."""
-    pages = [
-        ("idea", N_("The idea")),
-        ("lessons", N_("Lessons")),
-        ("similarity", N_("Similarity: V·Vᵀ")),
-        ("trainable", N_("Trainable attention: W1, W2, W3")),
-        ("heads", N_("Multi-head attention")),
-        ("abstraction", N_("Abstraction")),  # the page's title says the rest; a long name was cut here
-        ("pairs", N_("Minimal pairs")),
-        ("fill_blank", N_("Fill the blank")),
-        ("word_order", N_("Word order")),
-        ("train", N_("Train your own")),
-        ("join", N_("Join a live class")),
-    ]
+    """The pages of ui/page_registry.py, their titles in this session's language. url_path equals each file's name,
+    so legacy routing and ours agree on every URL."""
     # The idea page is the default, served at /; Streamlit reserves a default page's url_path without serving it, so
     # /idea said "Page not found". The default takes another name, and /idea is the same page, hidden from the menu.
-    listed = [st.Page(f"pages/{path}.py", title=_(title), url_path=path) for path, title in pages[1:]]
-    idea = _(pages[0][1])
-    default = st.Page("pages/idea.py", title=idea, url_path=DEFAULT_URL_PATH, default=True)
-    return [default, *listed, st.Page("pages/idea.py", title=idea, url_path="idea", visibility="hidden")]
+    pages = []
+    for page in PAGES:
+        file, title = f"pages/{page.name}.py", _(page.title)
+        if page.default:
+            pages += [st.Page(file, title=title, url_path=DEFAULT_URL_PATH, default=True)]
+            hidden_twin = st.Page(file, title=title, url_path=page.name, visibility="hidden")
+        else:
+            pages.append(st.Page(file, title=title, url_path=page.name))
+    return [*pages, hidden_twin]
 
 
 # Widget keys (and so URL parameters) start with their page's URL path. Links shared before Fill the blank and
