@@ -5,6 +5,7 @@ import torch
 
 from attention_core.figures.heatmaps import dimension_labels, heatmap, product_shape, word_labels
 from attention_core.figures.numbers import written_alone
+from attention_core.head_names import head_name
 from attention_core.models.head_view import compare_with_raw, explain_cell, head_view
 from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
 from attention_core.story.text import MASK, Token
@@ -13,7 +14,6 @@ from ui.guess_view import guess_first, guess_then_reveal, load_chart_code, quiz_
 from ui.head_roles_view import show_head_roles
 from ui.i18n import N_, _
 from ui.knock_out_view import (
-    head_name,
     knock_out_controls,
     show_attention_change,
     show_guess_change,

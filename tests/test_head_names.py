@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from attention_core.head_names import english_head_name, head_name, layer_name, parse_head, written_head_name
 from tests.conftest import assert_clean, figures, open_framed_link
 from ui.i18n import in_language
 
@@ -63,3 +64,23 @@ def test_no_english_head_name_is_drawn_in_arabic(page: str, query: dict[str, str
     pickers = [*at.selectbox, *at.multiselect]
     shown = [str(option) for picker in pickers for option in picker.options]
     assert [option for option in shown if ENGLISH_HEAD.fullmatch(option)] == []
+
+
+def _arabic(text: str) -> str:
+    return in_language("ar", text)
+
+
+def test_one_spelling_of_a_heads_name_reads_back_in_both_languages() -> None:
+    """attention_core/head_names.py is the one place a head's name is spelled: every head of a 12 × 12 model reads
+    back from its English name (as links hold it) and from its Arabic name (as a student types or sees it)."""
+    for layer in range(12):
+        for head in range(12):
+            english = head_name(layer, head)
+            assert parse_head(english) == (layer, head)
+            arabic = written_head_name(english, _arabic)
+            assert arabic == head_name(layer, head, _arabic) != english
+            assert english_head_name(arabic, _arabic) == english
+    assert written_head_name("L3", _arabic) == layer_name(2, _arabic) and written_head_name("H4", _arabic) != "H4"
+    assert written_head_name("head 2", _arabic) == "head 2"  # not a head's short name: as it is
+    with pytest.raises(ValueError, match="not a head"):
+        parse_head("L3")

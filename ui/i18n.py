@@ -27,6 +27,8 @@ import plotly.graph_objects as go
 import streamlit as st
 from babel.messages.pofile import read_po
 
+# LAYER_HEAD_SHORT: read by the live class (the template a question's head is written in)
+from attention_core.head_names import LAYER_HEAD_SHORT, is_head_name, written_head_name  # noqa: F401
 from attention_core.words import Worded
 
 LOCALES = Path(__file__).resolve().parents[1] / "locales"
@@ -108,13 +110,9 @@ def _translate_head_names(layout: dict[str, Any], traces: list[dict[str, Any]]) 
             if not (isinstance(values, list | tuple) and values and all(isinstance(v, str) for v in values)):
                 continue
             shown = list(dict.fromkeys(values))
-            if all(_HEAD_NAME.fullmatch(text) for text in shown):
+            if all(is_head_name(text) for text in shown):
                 axis["tickvals"] = shown
-        if (
-            isinstance(shown, list | tuple)
-            and shown
-            and all(isinstance(t, str) and _HEAD_NAME.fullmatch(t) for t in shown)
-        ):
+        if isinstance(shown, list | tuple) and shown and all(isinstance(t, str) and is_head_name(t) for t in shown):
             axis["ticktext"] = [shown_head_name(text) for text in shown]
     for annotation in layout.get("annotations") or []:
         if isinstance(annotation, dict) and isinstance(annotation.get("text"), str):
@@ -231,38 +229,11 @@ def _switched() -> None:
         st.query_params[LANGUAGE_KEY] = chosen
 
 
-# A head's short name, as axes, pickers and captions write it, layer and head counted from 1: "L2 H1" in English,
-# each language with its own letters (Arabic: ط2 ر1, ط for طبقة, layer, and ر for رأس, head). Widgets keep the English
-# name as their value (links name it: ?fill_blank_knock_out=L1 H1) and show this one (format_func=shown_head_name).
-LAYER_SHORT, HEAD_SHORT, LAYER_HEAD_SHORT = N_("L{layer}"), N_("H{head}"), N_("L{layer} H{head}")
-_HEAD_NAME = re.compile(r"L(?P<layer>\d+)(?: H(?P<head>\d+))?|H(?P<alone>\d+)")
-
-
-def layer_name(layer: int) -> str:
-    """Layer `layer` (from 0) as a row of a map of heads names it: "L1", in Arabic "ط1"."""
-    return _(LAYER_SHORT).format(layer=layer + 1)
-
-
-def head_column_name(head: int) -> str:
-    """Head `head` (from 0) of a layer, as a column of a map of heads names it: "H1", in Arabic "ر1"."""
-    return _(HEAD_SHORT).format(head=head + 1)
-
-
-def head_name(layer: int, head: int) -> str:
-    """A head (layer and head from 0) by its short name in this session's language: "L2 H1", in Arabic "ط2 ر1"."""
-    return _(LAYER_HEAD_SHORT).format(layer=layer + 1, head=head + 1)
-
-
 def shown_head_name(name: str) -> str:
     """A head's, layer's or head column's English short name ("L2 H1", "L2", "H1", as widgets and links hold them) in
-    this session's language; any other text as it is (a widget's format_func)."""
-    found = _HEAD_NAME.fullmatch(name)
-    if found is None:
-        return name
-    layer, head, alone = found.group("layer", "head", "alone")
-    if alone is not None:
-        return head_column_name(int(alone) - 1)
-    return layer_name(int(layer) - 1) if head is None else head_name(int(layer) - 1, int(head) - 1)
+    this session's language ("ط2 ر1"); any other text as it is (a widget's format_func). attention_core/head_names.py
+    spells them."""
+    return written_head_name(name, _)
 
 
 def reading_order(columns: Iterable[str]) -> list[str]:

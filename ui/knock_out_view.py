@@ -12,6 +12,7 @@ from attention_core.figures.head_maps import head_picker, head_values, importanc
 from attention_core.figures.heatmaps import heatmap, heatmap_grid
 from attention_core.figures.numbers import written_alone
 from attention_core.figures.screen import finish, panels_across
+from attention_core.head_names import head_name, parse_head
 from attention_core.models.head_importance import HeadImportance, head_importance, measure_for
 from attention_core.models.head_roles import head_roles
 from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
@@ -38,16 +39,6 @@ KNOCK_OUT_HELP = N_(
     "A knocked-out head's output (its weights · V3) is removed before the layer mixes its heads back together "
     "(the output projection). Layers below it do not change; every layer above reads a different input."
 )
-
-
-def head_name(layer: int, head: int) -> str:
-    """ "L1 H2" for layer 0, head 1 (counted from 0 in the code, from 1 on screen and in links)."""
-    return f"L{layer + 1} H{head + 1}"
-
-
-def parse_head(name: str) -> tuple[int, int]:
-    layer, head = name.removeprefix("L").split(" H")
-    return int(layer) - 1, int(head) - 1
 
 
 def _toggle_clicked_heads(page: str) -> str:

@@ -11,13 +11,13 @@ import torch
 
 from attention_core.figures.head_maps import head_values
 from attention_core.figures.numbers import number_format, written, written_alone
+from attention_core.head_names import head_name, parse_head
 from attention_core.models.interface import Analysis, AttentionModel, MaskedWordModel
 from attention_core.readings.minimal_pairs import PairDifference, compare, pair_guesses
 from attention_core.story.text import CLS, MASK, SEP, ReadSentence, Token, read_sentence
 from ui.bidi import isolate, phrases_isolated
 from ui.following import follow_again, following_selectbox
 from ui.i18n import N_, _, right_to_left, shown_head_name
-from ui.knock_out_view import head_name, parse_head
 from ui.lesson_view import show_where_to_look, start_lesson
 from ui.models import AUTOMATIC
 from ui.show import chart, flag_model_cut, flag_unknown_words, guess_change_table, plain, strip_of_panels

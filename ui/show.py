@@ -15,6 +15,7 @@ from attention_core.figures.first_paint import static_svg
 from attention_core.figures.heatmaps import CAPTIONS, figure_table, heatmap_grid, panel_strip
 from attention_core.figures.screen import finish, labels_every_word, panels_across
 from attention_core.figures.text_alternative import panels
+from attention_core.head_names import head_column_name, layer_name
 from attention_core.models.knock_out_effects import GuessChange
 from attention_core.models.word_pieces import neighbour_blocks, pool_to_words
 from ui.accessibility import chart_config, chart_name, csv_label, describe_figure
@@ -167,8 +168,8 @@ def head_grid(
             ).format(k=k)
         )
     panels = torch.cat([weights, weights.mean(1, keepdim=True)], dim=1) if average else weights
-    columns = [f"H{head + 1}" for head in range(n_heads)] + ([N_("average")] if average else [])
-    rows = [f"L{layer + 1}" for layer in range(n_layers)]
+    columns = [head_column_name(head) for head in range(n_heads)] + ([N_("average")] if average else [])
+    rows = [layer_name(layer) for layer in range(n_layers)]
     # Every word column keeps its label (issue 32): on a phone, and where a layer's panels do not fit side by side so
     # (a projector's 3-layer Arabic grid; the Train page's probe on any screen), one layer at a time, its heads
     # wrapped into rows. A desktop keeps the whole grid of a lesson's page (MiniLM's 78 panels thin their words; a
@@ -199,7 +200,7 @@ def _layer_picked(n_layers: int, key: str) -> int:
     """The layer a wrapped grid shows, from a picker above it (none for a one-layer model)."""
     if n_layers == 1:
         return 0
-    names = [f"L{layer + 1}" for layer in range(n_layers)]
+    names = [layer_name(layer) for layer in range(n_layers)]
     picked = st.segmented_control(
         _("Layer"), names, format_func=shown_head_name, default=names[0], key=f"{key}_layer", required=True
     )
@@ -215,14 +216,14 @@ def _one_layer(
     n_rows = -(-count // across)
     wrapped = torch.full((n_rows * across, n, n), float("nan"))
     wrapped[:count] = panels[layer]
-    titles = [f"L{layer + 1} {name}" if name.startswith("H") else name for name in columns] + [""] * (
+    titles = [f"{layer_name(layer)} {name}" if name.startswith("H") else name for name in columns] + [""] * (
         n_rows * across - count
     )
     # Rows and columns of the wrapped grid are told apart by invisible marks (the hover names the words).
     return heatmap_grid(
         wrapped.reshape(n_rows, across, n, n),
         labels,
-        row_names=[f"L{layer + 1}" + "\u200b" * r for r in range(n_rows)],
+        row_names=[layer_name(layer) + "\u200b" * r for r in range(n_rows)],
         column_names=["\u200b" * (c + 1) for c in range(across)],
         rtl=rtl,
         panel_height=max(110, ROW_LABEL_PX * n + 30),

@@ -15,16 +15,10 @@ import torch
 
 from attention_core.figures.heatmaps import ARABIC_FONTS, BLUES, RED_BLUE, Translate, lean_figure, untranslated
 from attention_core.figures.numbers import written_alone
+from attention_core.head_names import head_column_name, head_name, layer_name
 from attention_core.models.head_importance import HeadImportance
 from attention_core.models.head_roles import ROLES, HeadRoles
 from attention_core.words import N_
-
-
-def _head_name(layer: int, head: int, translate: Translate) -> str:
-    """A head's short name in the reader's language for a hover text ("L2 H1", in Arabic "ط2 ر1"); the axes' names are
-    translated when the figure is finished (figures/screen.py), hover texts are not."""
-    return translate(N_("L{layer} H{head}")).format(layer=layer + 1, head=head + 1)
-
 
 # One colour per role (Okabe & Ito's palette, which colour-blind readers tell apart), in ROLES order.
 ROLE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#999999", "#CC79A7", "#F0E442")
@@ -71,7 +65,7 @@ def _role_legend(translate: Translate) -> list[str]:
 
 
 def _head_axes(n_layers: int, n_heads: int, rtl: bool) -> dict[str, object]:
-    heads, layers = [f"H{h + 1}" for h in range(n_heads)], [f"L{layer + 1}" for layer in range(n_layers)]
+    heads, layers = [head_column_name(h) for h in range(n_heads)], [layer_name(layer) for layer in range(n_layers)]
     return {
         "xaxis": {"type": "category", "tickvals": heads, "ticktext": heads, "side": "top", "tickfont": {"size": 13}}
         | ({"autorange": "reversed"} if rtl else {}),
@@ -115,7 +109,7 @@ def role_map(
     names = ("previous", "next", "self", "sink", "broad")
     hover = [
         [
-            f"{_head_name(layer, head, translate)}: {translate(ROLE_NAMES[roles.roles[layer][head]])}<br>"
+            f"{head_name(layer, head, translate)}: {translate(ROLE_NAMES[roles.roles[layer][head]])}<br>"
             + scores_line.format(**dict(zip(names, roles.table[layer][head], strict=True)))
             for head in range(n_heads)
         ]
@@ -237,7 +231,7 @@ def roles_over_training(
     roles can be seen to emerge. picked: a snapshot's column to outline (the one a slider shows in detail).
     translate: the app's, for the roles' names."""
     n_layers, n_heads = roles[0].scores.shape[:2]
-    rows = [f"L{layer + 1} H{head + 1}" for layer in range(n_layers) for head in range(n_heads)]
+    rows = [head_name(layer, head) for layer in range(n_layers) for head in range(n_heads)]
     columns = [f"{step:,}" for step in steps]
     z = torch.tensor(
         [[ROLES.index(r.roles[layer][head]) for r in roles] for layer in range(n_layers) for head in range(n_heads)]
@@ -247,7 +241,7 @@ def roles_over_training(
         [
             at_step.format(
                 step=step,
-                head=_head_name(i // n_heads, i % n_heads, translate),
+                head=head_name(i // n_heads, i % n_heads, translate),
                 role=translate(ROLE_NAMES[r.roles[i // n_heads][i % n_heads]]),
             )
             for step, r in zip(steps, roles, strict=True)
@@ -318,8 +312,8 @@ def head_picker(
     points = {
         "type": "scatter",
         "mode": "markers+text",
-        "x": [f"H{head + 1}" for _, head in heads],
-        "y": [f"L{layer + 1}" for layer, _ in heads],
+        "x": [head_column_name(head) for _, head in heads],
+        "y": [layer_name(layer) for layer, _ in heads],
         "customdata": [[layer, head] for layer, head in heads],
         "text": [KNOCKED.strip() if h in knocked else "" for h in heads],
         "textposition": "middle center",
@@ -333,7 +327,7 @@ def head_picker(
         },
         "hovertext": [
             translate(N_("{head}: {role} (knocked out)") if (layer, head) in knocked else N_("{head}: {role}")).format(
-                head=_head_name(layer, head, translate), role=translate(ROLE_NAMES[role])
+                head=head_name(layer, head, translate), role=translate(ROLE_NAMES[role])
             )
             for (layer, head), role in zip(heads, role_of, strict=True)
         ],

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from attention_core.head_names import head_name
 from attention_core.models.head_roles import HeadRoles
 
 
@@ -26,7 +27,7 @@ class RoleChange:
 
     @property
     def name(self) -> str:
-        return f"L{self.layer + 1} H{self.head + 1}"
+        return head_name(self.layer, self.head)
 
 
 def timeline(steps: Sequence[int], roles: Sequence[HeadRoles], layer: int, head: int) -> list[tuple[int, str]]:
