@@ -17,12 +17,13 @@ from ui.fill_blank_quiz import CHOICES, guess_the_guess, hidden_word_key
 from ui.guess_view import quiz_asked, quiz_first
 from ui.i18n import N_, _, ngettext, reading_order
 from ui.knock_out_view import knock_out_controls, show_blank_attention_change, show_guess_change, show_head_importance
+from ui.markdown import plain
 from ui.models import NO_ENGLISH_MASKED_MODEL, english_guesser, masked_word_model, what_the_model_can_guess
 from ui.navigation import ensure_app_frame
 from ui.rollout_view import show_word_flow
 from ui.screen import current_screen
 from ui.short_text import short_sentence_caption
-from ui.show import chart, flag_model_cut, flag_unknown_words, plain
+from ui.show import chart, flag_model_cut, flag_unknown_words
 from ui.tokens import TokenDisplay
 from ui.tour import follows_tour
 

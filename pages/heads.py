@@ -11,6 +11,7 @@ from attention_core.models.interface import Analysis, AttentionModel, MaskedWord
 from attention_core.story.text import MASK, Token
 from ui.controls import sentence_input
 from ui.guess_view import guess_first, guess_then_reveal, load_chart_code, quiz_first
+from ui.head_grid import head_grid
 from ui.head_roles_view import show_head_roles
 from ui.i18n import N_, _
 from ui.knock_out_view import (
@@ -20,12 +21,13 @@ from ui.knock_out_view import (
     show_head_importance,
 )
 from ui.linked_options import translated_options
+from ui.markdown import plain
 from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
 from ui.progressive import first_heatmap
 from ui.query_key_view import head_picker, show_head_query_key_map
 from ui.rollout_view import show_word_flow
-from ui.show import chart, flag_model_cut, flag_unknown_words, head_grid, plain, show_step, strip_of_panels
+from ui.show import chart, flag_model_cut, flag_unknown_words, show_step, strip_of_panels
 from ui.tokens import TokenDisplay, drawn_attention, say_how_tokens_are_drawn, token_display
 from ui.tour import follows_tour
 

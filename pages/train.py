@@ -19,11 +19,12 @@ from attention_core.training.train import StepReport, TrainSettings
 from attention_core.words import Worded
 from ui.accessibility import focus_here
 from ui.corpora import CORPUS_CHOICES, PASTE, UPLOAD, chosen_corpus
+from ui.head_grid import head_grid
 from ui.i18n import N_, _, keep_choice_across_languages, ngettext, option_labels, say, translated_figure
+from ui.markdown import plain
 from ui.models import RUN_KEY, UPLOADED_KEY, my_run, prefer_my_model
 from ui.navigation import ensure_app_frame
 from ui.screen import current_screen
-from ui.show import head_grid, plain
 from ui.train_form import (
     MODEL_LABELS,
     corpus_label,

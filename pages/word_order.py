@@ -12,9 +12,10 @@ from attention_core.story.text import ReadSentence
 from attention_core.story.word_order import shuffle_effect
 from ui.controls import embed, embedding_controls, sentence_input
 from ui.i18n import _
+from ui.markdown import plain
 from ui.navigation import ensure_app_frame
 from ui.screen import current_screen
-from ui.show import chart, plain, show_step
+from ui.show import chart, show_step
 from ui.word_order_controls import reorder_controls
 
 ensure_app_frame()

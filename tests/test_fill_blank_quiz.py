@@ -7,7 +7,7 @@ from attention_core import load_model
 from tests.conftest import assert_clean, open_link
 from ui.bidi import isolate
 from ui.examples import LESSONS
-from ui.show import plain
+from ui.markdown import plain
 
 LESSON = next(lesson for lesson in LESSONS if lesson.title == "Knock out the word before: agreement is lost")
 

@@ -29,8 +29,9 @@ from attention_core.readings.layers import LayerStates, cosine_matrix, layer_sta
 from ui.bidi import isolate
 from ui.i18n import N_, _, ngettext, reading_order
 from ui.lesson_view import in_reading_order
+from ui.markdown import plain
 from ui.screen import current_screen
-from ui.show import chart, flag_unknown_words, plain
+from ui.show import chart, flag_unknown_words
 from ui.tokens import place_names
 
 PAGE = "abstraction"

@@ -22,6 +22,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from attention_core.figures.text_alternative import MAX_ROWS, as_table, panels, plain_title, text_alternative
 from ui.i18n import N_, _, language, right_to_left
+from ui.markdown import plain
 
 FOCUS_LIGHT, FOCUS_DARK = "#0b57d0", "#8ab4f8"  # 6.4:1 on white, 5.7:1 on the sidebar's grey; 9.0:1 on dark
 CHOSEN_RED = "#b3303e"  # the segmented control's chosen option: 5.3:1 on its pale red (Streamlit's #c53948: 4.47)
@@ -207,8 +208,6 @@ def describe_figure(
     switch = _("Show as table") if len(found) == 1 else _("Show in words")
     if not row.toggle(switch, key=f"{key}_as_table"):
         return
-    from ui.show import plain  # (ui.show draws the charts and imports this module)
-
     where.markdown(plain(sentence))
     if len(found) > 1:
         where.caption(_("Every map's numbers are in the CSV."))

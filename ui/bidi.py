@@ -15,12 +15,16 @@ import re
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from ui.i18n import right_to_left
+
 RLI, LRI, PDI = "\u2067", "\u2066", "\u2069"
 _ARABIC = "\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff"
 # A phrase: Arabic words and blanks, with the spaces and marks between them, starting and ending on a word or blank.
 _WORD = rf"(?:[{_ARABIC}]+|\[MASK\])"
 _PHRASE = re.compile(rf"{_WORD}(?:[\s{_ARABIC}·]+{_WORD})*")
 _HAS_ARABIC = re.compile(rf"[{_ARABIC}]")
+# A product of shapes, "(6 × 64)·(64 × 6) = (6 × 6)": read left to right, also inside an Arabic sentence.
+_SHAPE_PRODUCT = re.compile(r"\(\d+ × \d+\)(?:\s*[·=]\s*\(\d+ × \d+\))+")
 
 
 def isolate(text: str) -> str:
@@ -71,3 +75,16 @@ def chip_row(rtl: bool) -> DeltaGenerator:
         return st.container()
     st.html(RTL_CHIPS_CSS)
     return st.container(key=_RTL_CHIPS)
+
+
+def left_to_right(text: str) -> str:
+    """Something written left to right ("L1 H1", "L1 H1 (+0.12)") as one unit inside a right-to-left sentence. Bare,
+    a head's name takes the number after it into its own run: «وبعد إيقاف L1 H1: قدير (0.344)» read "(0.344)"
+    before قدير. The text itself in a left-to-right interface."""
+    return f"{LRI}{text}{PDI}" if right_to_left() else text
+
+
+def shapes_left_to_right(text: str) -> str:
+    """In a right-to-left interface, every product of shapes in the text as one left-to-right unit: a right-to-left
+    line would otherwise put "(6 × 6)" before "(6 × 64)·(64 × 6) =". Left-to-right text is returned as it is."""
+    return _SHAPE_PRODUCT.sub(lambda m: left_to_right(m.group()), text)

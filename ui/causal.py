@@ -10,8 +10,9 @@ from attention_core.models.interface import Analysis, MaskedWordModel
 from attention_core.models.knock_out_effects import guess_changes
 from attention_core.story.text import Token
 from ui.bidi import isolate
+from ui.guess_table import guess_change_table
 from ui.i18n import N_, _
-from ui.show import guess_change_table, plain
+from ui.markdown import plain
 
 CAUSAL_HELP = N_(
     "On: each word looks only at itself and the words before it. Scores above the diagonal become −∞ before the "

@@ -19,7 +19,8 @@ from attention_core.story.text import MASK, Token
 from ui.bidi import isolate
 from ui.i18n import N_, _, reading_order
 from ui.linked_options import translated_options
-from ui.show import chart, plain
+from ui.markdown import plain
+from ui.show import chart
 
 LONG_TEXT = 64  # past this many words, hiding each in turn (n passes of the model) waits to be asked for
 # How the blank's attention row is read, in English as links name them (?fill_blank_looked_at=…), shown translated.

@@ -19,14 +19,16 @@ from attention_core.models.interface import Analysis, AttentionModel, MaskedWord
 from attention_core.models.knock_out import Ablation
 from attention_core.models.knock_out_effects import attention_shift, guess_changes
 from attention_core.story.text import Token
-from ui.bidi import isolate
+from ui.bidi import isolate, left_to_right
 from ui.following import following_selectbox
+from ui.guess_table import guess_change_table
 from ui.head_roles_view import HOW_ROLES_ARE_SCORED
 from ui.i18n import N_, _, ngettext, shown_head_name, translated_figure
 from ui.linked_options import translated_options
 from ui.links import link_to_this_view
+from ui.markdown import plain
 from ui.screen import current_screen
-from ui.show import chart, guess_change_table, left_to_right, plain
+from ui.show import chart
 from ui.tokens import TokenDisplay, drawn_attention
 
 # What a knocked-out head sends: the options in English as links and lessons name them (?heads_ablation=…), shown

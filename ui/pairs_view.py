@@ -17,10 +17,12 @@ from attention_core.readings.minimal_pairs import PairDifference, compare, pair_
 from attention_core.story.text import CLS, MASK, SEP, ReadSentence, Token, read_sentence
 from ui.bidi import isolate, phrases_isolated
 from ui.following import follow_again, following_selectbox
+from ui.guess_table import guess_change_table
 from ui.i18n import N_, _, right_to_left, shown_head_name
 from ui.lesson_view import show_where_to_look, start_lesson
+from ui.markdown import plain
 from ui.models import AUTOMATIC
-from ui.show import chart, flag_model_cut, flag_unknown_words, guess_change_table, plain, strip_of_panels
+from ui.show import chart, flag_model_cut, flag_unknown_words, strip_of_panels
 from ui.tokens import TokenDisplay, drawn_attention
 
 PAIR_TOKENS = 64  # words and marks compared per sentence: a minimal pair is two sentences, not two pages

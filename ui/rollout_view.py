@@ -11,7 +11,8 @@ from attention_core.story.rollout import attention_rollout
 from ui.bidi import isolate
 from ui.i18n import N_, _
 from ui.linked_options import translated_options
-from ui.show import chart, plain
+from ui.markdown import plain
+from ui.show import chart
 from ui.tokens import TokenDisplay, drawn_attention, place_names
 
 # The two views, in English as links, lessons and benchmarks name them (?heads_flow=…), shown translated.

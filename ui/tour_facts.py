@@ -19,7 +19,7 @@ from attention_core.story.trainable import TrainableSettings, trainable_heads
 from ui.bidi import isolate
 from ui.fill_blank_quiz import hidden_word_key
 from ui.i18n import _, language
-from ui.show import plain
+from ui.markdown import plain
 
 
 def step_fact(name: str, text: str) -> str:
