@@ -7,7 +7,6 @@ import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from attention_core.figures.heatmaps import word_labels
-from attention_core.figures.screen import finish
 from attention_core.figures.training import accuracy_curve, history_table, loss_curve
 from attention_core.models.archive import MAX_ARCHIVE_BYTES, load_model_archive
 from attention_core.models.checkpoint import CheckpointError
@@ -20,11 +19,11 @@ from attention_core.words import Worded
 from ui.accessibility import focus_here
 from ui.corpora import CORPUS_CHOICES, PASTE, UPLOAD, chosen_corpus
 from ui.head_grid import head_grid
-from ui.i18n import N_, _, keep_choice_across_languages, ngettext, option_labels, say, translated_figure
+from ui.i18n import N_, _, keep_choice_across_languages, ngettext, option_labels, say
 from ui.markdown import plain
 from ui.models import RUN_KEY, UPLOADED_KEY, my_run, prefer_my_model
 from ui.navigation import ensure_app_frame
-from ui.screen import current_screen
+from ui.show import finished
 from ui.train_form import (
     MODEL_LABELS,
     corpus_label,
@@ -350,7 +349,7 @@ def live_view(was_running: bool) -> None:
     loss_col, accuracy_col = st.columns(2)
     # Each curve in half the page: its title on two lines, or smaller, where one line would run off its edge
     for where, curve, key in ((loss_col, loss_curve, "train_loss"), (accuracy_col, accuracy_curve, "train_accuracy")):
-        where.plotly_chart(finish(curve(table), current_screen(), share=0.5, translate=translated_figure), key=key)
+        where.plotly_chart(finished(curve(table), key, share=0.5), key=key)
     if progress.evaluations:
         step, scores = progress.evaluations[-1]
         accuracy_col.caption(

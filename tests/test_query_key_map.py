@@ -22,6 +22,7 @@ from attention_core.figures.query_key_map import (
     axis_title,
     query_key_figure,
 )
+from attention_core.figures.screen import PRESENTATION_SCALE
 from attention_core.models.head_view import head_view
 from attention_core.models.pretrained import load_minilm
 from attention_core.models.query_key_words import drawn_queries_keys
@@ -32,7 +33,6 @@ from attention_core.story.text import tokenize
 from tests.conftest import ARABIC, ARABIC_WORDS, assert_clean, figure_of, open_link, type_sentence, values
 from ui.examples import LESSONS
 from ui.query_key_view import map_caption
-from ui.style import PRESENTATION_SCALE
 
 FOX = "the quick brown fox jumps over the lazy dog"
 

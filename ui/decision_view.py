@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
-from attention_core.figures.decision import lens_figure, looked_at_and_mattered, shown_depth_names
+from attention_core.figures.decision import lens_figure, looked_at_and_mattered, shown_lens_row_names
 from attention_core.figures.heatmaps import word_labels
 from attention_core.figures.numbers import written_alone
 from attention_core.models.interface import Analysis, MaskedWordModel
@@ -41,7 +41,7 @@ def _word(text: str) -> str:
 
 
 def _depth(depth: int) -> str:
-    return shown_depth_names(depth + 1, _)[depth]
+    return shown_lens_row_names(depth + 1, _)[depth]
 
 
 def _lens_captions(lens: LogitLens, asked_gold: str | None, model: MaskedWordModel) -> list[str]:
@@ -157,7 +157,7 @@ def _show_lens(lens: LogitLens, asked_gold: str | None, model: MaskedWordModel, 
     chart(lens_figure(lens, rtl=rtl, translate=_), f"{page}_lens", table=False)
     for caption in _lens_captions(lens, asked_gold, model):
         st.caption(caption)
-    frame = pd.DataFrame({_("depth"): shown_depth_names(lens.n_depths, _)})
+    frame = pd.DataFrame({_("depth"): shown_lens_row_names(lens.n_depths, _)})
     for n, column in enumerate(zip(*lens.top_words, strict=True)):
         frame[_("guess {n}").format(n=n + 1)] = [
             f"{word} ({written_alone(float(p))})" for word, p in zip(column, lens.top_probabilities[:, n], strict=True)

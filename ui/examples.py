@@ -42,7 +42,7 @@ QUIZ_PAGES = ("heads", "similarity", "trainable")  # the pages with Guess first 
 
 
 @dataclass(frozen=True)
-class Cell:
+class MarkedCell:
     """The heatmap cell a lesson points at, by its row and column labels; nth picks a repeat of a word typed
     twice (ذهب … ذهب: the second is the noun)."""
 
@@ -65,7 +65,7 @@ class Lesson:
     expected_guess: str | None = None  # Fill-the-blank lessons: the model's top guess (tests hold the app to it)
     expected_after: str | None = None  # knock-out lessons: the top guess once the lesson's heads are knocked out
     look_at: str = ""  # one line, shown on the opened page: where to look ("row *it*, column *animal* …")
-    cell: Cell | None = None  # the cell that line names, outlined on the heatmaps below
+    cell: MarkedCell | None = None  # the cell that line names, outlined on the heatmaps below
     figures: tuple[str, ...] = ()  # chart keys of the heatmaps that get the outline
     panel: str = ""  # in a grid of heads, the panel of the cell ("L4 H2"); "" for a single heatmap
 
@@ -135,7 +135,7 @@ LESSONS: list[Lesson] = [
         look_at=N_(
             "Row *the*, column the second *the*, in the similarities: the same word, so the same value as the diagonal."
         ),
-        cell=Cell("the", "the", column_nth=2),
+        cell=MarkedCell("the", "the", column_nth=2),
         figures=("similarity_S",),
     ),
     Lesson(
@@ -149,7 +149,7 @@ LESSONS: list[Lesson] = [
         ),
         {"similarity_embedding": "trained model", "similarity_position": False, "similarity_metric": "cosine"},
         look_at=N_("Row الكتاب, column the second الكتاب, in the similarities: the two copies are one vector."),
-        cell=Cell("الكتاب", "الكتاب", column_nth=2),
+        cell=MarkedCell("الكتاب", "الكتاب", column_nth=2),
         figures=("similarity_S",),
     ),
     Lesson(
@@ -164,7 +164,7 @@ LESSONS: list[Lesson] = [
         ),
         {"similarity_embedding": "random", "similarity_position": False, "similarity_softmax": True},
         look_at=N_("Row *bank*, column the second *bank*: the two banks are one word to raw similarity."),
-        cell=Cell("bank", "bank", column_nth=2),
+        cell=MarkedCell("bank", "bank", column_nth=2),
         figures=("similarity_S", "similarity_A"),
     ),
     Lesson(
@@ -180,7 +180,7 @@ LESSONS: list[Lesson] = [
         ),
         {"heads_layer": 2, "heads_head": 1},
         look_at=N_("Row ذهب (the second one: gold), column من, in layer 2, head 1."),
-        cell=Cell("ذهب", "من", row_nth=2),
+        cell=MarkedCell("ذهب", "من", row_nth=2),
         figures=("heads_grid", "heads_picked"),
         panel="L2 H1",
     ),
@@ -195,7 +195,7 @@ LESSONS: list[Lesson] = [
         ),
         expected_guess="العليم",
         look_at=N_("Row *layer 1 · head 1*, column السميع: where the blank looked, one head at a time."),
-        cell=Cell("layer 1 · head 1", "السميع"),
+        cell=MarkedCell("layer 1 · head 1", "السميع"),
         figures=("fill_blank_attention",),
     ),
     Lesson(
@@ -206,7 +206,7 @@ LESSONS: list[Lesson] = [
         N_("The same pair without the article: the guess is the indefinite عليم."),
         expected_guess="عليم",
         look_at=N_("Row *layer 1 · head 1*, column سميع: the word before the blank."),
-        cell=Cell("layer 1 · head 1", "سميع"),
+        cell=MarkedCell("layer 1 · head 1", "سميع"),
         figures=("fill_blank_attention",),
     ),
     Lesson(
@@ -220,7 +220,7 @@ LESSONS: list[Lesson] = [
         ),
         expected_guess="ريب",
         look_at=N_("Row *layer 1 · head 1*, column لا; then the row below it, column فيه."),
-        cell=Cell("layer 1 · head 1", "لا"),
+        cell=MarkedCell("layer 1 · head 1", "لا"),
         figures=("fill_blank_attention",),
     ),
     Lesson(
@@ -248,7 +248,7 @@ LESSONS: list[Lesson] = [
         ),
         expected_guess="إله",
         look_at=N_("Row *layer 1 · head 1*, column لا; then the row below it, column إلا."),
-        cell=Cell("layer 1 · head 1", "لا"),
+        cell=MarkedCell("layer 1 · head 1", "لا"),
         figures=("fill_blank_attention",),
     ),
     Lesson(
@@ -264,7 +264,7 @@ LESSONS: list[Lesson] = [
         ),
         {"heads_layer": 1, "heads_head": 1},
         look_at=N_("Row الله, column هو, in layer 1, head 1: each word reads the word before it."),
-        cell=Cell("الله", "هو"),
+        cell=MarkedCell("الله", "هو"),
         figures=("heads_grid", "heads_picked"),
         panel="L1 H1",
     ),
@@ -280,7 +280,7 @@ LESSONS: list[Lesson] = [
         ),
         {"heads_layer": 4, "heads_head": 2},
         look_at=N_("Row *it*, column *animal*, in layer 4, head 2."),
-        cell=Cell("it", "animal"),
+        cell=MarkedCell("it", "animal"),
         figures=("heads_grid", "heads_picked"),
         panel="L4 H2",
     ),
@@ -296,7 +296,7 @@ LESSONS: list[Lesson] = [
         ),
         {"heads_layer": 4, "heads_head": 2},
         look_at=N_("Row *it*, column *animal*, in layer 4, head 2."),
-        cell=Cell("it", "animal"),
+        cell=MarkedCell("it", "animal"),
         figures=("heads_grid", "heads_picked"),
         panel="L4 H2",
     ),
@@ -313,7 +313,7 @@ LESSONS: list[Lesson] = [
         ),
         {"heads_layer": 1, "heads_head": 3},
         look_at=N_("Row *fox*, column *brown*, in layer 1, head 3: each word reads the word before it."),
-        cell=Cell("fox", "brown"),
+        cell=MarkedCell("fox", "brown"),
         figures=("heads_grid", "heads_picked"),
         panel="L1 H3",
     ),
@@ -332,7 +332,7 @@ LESSONS: list[Lesson] = [
         look_at=N_(
             "Row *fox*, column *[CLS]*, in layer 5, head 6: the first column, where the head parks its attention."
         ),
-        cell=Cell("fox", "[CLS]"),
+        cell=MarkedCell("fox", "[CLS]"),
         figures=("heads_grid", "heads_picked"),
         panel="L5 H6",
     ),
@@ -354,7 +354,7 @@ LESSONS: list[Lesson] = [
             "The table under *Switch heads off*: عليم with every head and without L1 H1; below it, row L1 H1 "
             "of the blank's attention: all on سميع."
         ),
-        cell=Cell("L1 H1", "سميع"),
+        cell=MarkedCell("L1 H1", "سميع"),
         figures=("fill_blank_knock_out_weights_every",),
     ),
     Lesson(
@@ -375,7 +375,7 @@ LESSONS: list[Lesson] = [
             "The table under *Switch heads off*; below it, row L1 H2 of the blank's attention: on فيه. Then "
             "remove one of the two heads from the list."
         ),
-        cell=Cell("L1 H2", "فيه"),
+        cell=MarkedCell("L1 H2", "فيه"),
         figures=("fill_blank_knock_out_weights_every",),
     ),
     Lesson(
@@ -391,7 +391,7 @@ LESSONS: list[Lesson] = [
         ),
         {"heads_view": "Knock heads out", "heads_knock_out": ["L4 H2"], "heads_knock_out_view": "L6 H12"},
         look_at=N_("Row *it*, column *animal*, in the panel *heads knocked out* of L6 H12."),
-        cell=Cell("it", "animal"),
+        cell=MarkedCell("it", "animal"),
         figures=("heads_knock_out_head",),
         panel="heads knocked out",
     ),
@@ -413,7 +413,7 @@ LESSONS: list[Lesson] = [
             "The table under *Switch heads off*: tea with every head and without L6 H11; below it, row L6 H11 of "
             "the blank's attention: on cup and drink."
         ),
-        cell=Cell("L6 H11", "cup"),
+        cell=MarkedCell("L6 H11", "cup"),
         figures=("fill_blank_knock_out_weights_every",),
     ),
     Lesson(
@@ -449,7 +449,7 @@ LESSONS: list[Lesson] = [
             "The table under *Switch heads off*: on with every head and without L4 H2; below it, row L4 H2 of the "
             "blank's attention: on table."
         ),
-        cell=Cell("L4 H2", "table"),
+        cell=MarkedCell("L4 H2", "table"),
         figures=("fill_blank_knock_out_weights_every",),
     ),
     Lesson(
@@ -467,7 +467,7 @@ LESSONS: list[Lesson] = [
         {"fill_blank_flow": "all layers combined (rollout)"},
         expected_guess="عليم",
         look_at=N_("The river under *Where the blank's information came from*: row layer 3, column سميع."),
-        cell=Cell("layer 3", "سميع"),
+        cell=MarkedCell("layer 3", "سميع"),
         figures=("fill_blank_river",),
     ),
     Lesson(
@@ -535,7 +535,7 @@ LESSONS: list[Lesson] = [
         ),
         {"pairs_sentence_b": "The animal didn't cross the street because it was too wide", "pairs_head": "L4 H2"},
         look_at=N_("Row *it*, column *animal*, in the panel *B − A* of layer 4, head 2: red, less attention in B."),
-        cell=Cell("it", "animal"),
+        cell=MarkedCell("it", "animal"),
         figures=("pairs_picked",),
         panel="B − A",
     ),
@@ -554,7 +554,7 @@ LESSONS: list[Lesson] = [
         look_at=N_(
             "Row [MASK], column عائشة / أنس, in the panel *B − A* of layer 1, head 4; and the guesses above it."
         ),
-        cell=Cell("[MASK]", "عائشة / أنس"),
+        cell=MarkedCell("[MASK]", "عائشة / أنس"),
         figures=("pairs_picked",),
         panel="B − A",
     ),
@@ -619,7 +619,7 @@ LESSONS: list[Lesson] = [
         ),
         {"abstraction_word": "bank ·1", "abstraction_with": ["bank ·2"], "abstraction_depth": 3},
         look_at=N_("Row *bank* (the first), column *bank* (the second), after layer 3; and the chart below."),
-        cell=Cell("bank", "bank", 1, 2),
+        cell=MarkedCell("bank", "bank", 1, 2),
         figures=("abstraction_map",),
     ),
     Lesson(
@@ -635,7 +635,7 @@ LESSONS: list[Lesson] = [
         ),
         {"abstraction_word": "ذهب ·1", "abstraction_with": ["ذهب ·2"], "abstraction_depth": 3},
         look_at=N_("Row ذهب (the first), column ذهب (the second), in both maps after layer 3."),
-        cell=Cell("ذهب", "ذهب", 1, 2),
+        cell=MarkedCell("ذهب", "ذهب", 1, 2),
         figures=("abstraction_map", "abstraction_map_without"),
     ),
     Lesson(

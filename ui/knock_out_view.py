@@ -11,7 +11,7 @@ import torch
 from attention_core.figures.head_maps import head_picker, head_values, importance_map
 from attention_core.figures.heatmaps import heatmap, heatmap_grid
 from attention_core.figures.numbers import written_alone
-from attention_core.figures.screen import finish, panels_across
+from attention_core.figures.screen import panels_across
 from attention_core.head_names import head_name, parse_head
 from attention_core.models.head_importance import HeadImportance, head_importance, measure_for
 from attention_core.models.head_roles import head_roles
@@ -23,12 +23,12 @@ from ui.bidi import isolate, left_to_right
 from ui.following import following_selectbox
 from ui.guess_table import guess_change_table
 from ui.head_roles_view import HOW_ROLES_ARE_SCORED
-from ui.i18n import N_, _, ngettext, shown_head_name, translated_figure
+from ui.i18n import N_, _, ngettext, shown_head_name
 from ui.linked_options import translated_options
 from ui.links import link_to_this_view
 from ui.markdown import plain
 from ui.screen import current_screen
-from ui.show import chart
+from ui.show import chart, finished
 from ui.tokens import TokenDisplay, drawn_attention
 
 # What a knocked-out head sends: the options in English as links and lessons name them (?heads_ablation=…), shown
@@ -77,7 +77,7 @@ def knock_out_controls(
     knocked = [parse_head(name) for name in st.session_state.get(key) or []]
     picker = head_picker(head_roles(analysis.weights, analysis.special), knocked=knocked, rtl=rtl, translate=_)
     st.plotly_chart(
-        finish(picker, current_screen(), translate=translated_figure),  # squares and labels that fit a phone
+        finished(picker, chart_key),  # squares and labels that fit a phone
         key=chart_key,
         on_select="rerun",
         selection_mode="points",

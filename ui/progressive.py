@@ -16,6 +16,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.screen import current_screen
+
 # Plotly's chunk, as the frontend names it: importing the same file makes the frontend's own import find it loaded.
 _PLOTLY_CHUNK = next((p.name for p in (Path(st.__file__).parent / "static/static/js").glob("PlotlyChart.*.js")), "")
 _PRELOAD_JS = r"""
@@ -92,8 +94,9 @@ def when_drawn(key: str, chart: str, flag: str, *, exact: bool = False) -> None:
 
 
 def on_phone() -> bool:
-    """Whether the browser says it is a phone (its User-Agent names "Mobile", as phones' browsers do)."""
-    return "Mobile" in (st.context.headers.get("User-Agent", "") if st.context.headers else "")
+    """Whether this session's screen is a phone's: the one definition the figures use too (a window narrower than
+    figures.screen.PHONE_PX, as the browser reported it; before it has, a User-Agent that says "Mobile")."""
+    return current_screen().phone
 
 
 def _first_heatmap_drawn(page: str) -> str:

@@ -23,6 +23,15 @@ from ui.progressive import painting_first
 from ui.screen import current_screen
 
 
+def finished(figure: go.Figure, key: str, *, share: float = 1.0) -> go.Figure:
+    """The one finishing step every figure of the app takes before it is drawn, for the screen it is drawn on
+    (attention_core/figures/screen.py): translated, an open lesson's cell outlined (a lesson names it by `key`), type
+    grown for a projector, numbers and labels fitted to the width drawn. `share` is that width's part of the page: a
+    chart in one of two columns declares 1/2, or it is fitted as if it had the whole width."""
+    outline = lambda f: mark_lesson_cell(f, key)  # noqa: E731
+    return finish(figure, current_screen(), share=share, translate=translated_figure, outline=outline)
+
+
 def chart(
     figure: go.Figure,
     key: str,
@@ -37,10 +46,7 @@ def chart(
     or its key, e.g. attention-similarity_A.png. Below it, the heatmap in words for a screen reader and a switch that
     shows it as a table; shows: what an untitled figure shows (its CSV button's name, ui.accessibility.chart_name)."""
     where = where or st.container()
-    # One finishing step for the screen it is drawn on (attention_core/figures/screen.py): translated, an open
-    # lesson's cell outlined, type for a projector, numbers and labels that fit the width drawn.
-    outline = lambda f: mark_lesson_cell(f, key)  # noqa: E731
-    figure = finish(figure, current_screen(), share=share, translate=translated_figure, outline=outline)
+    figure = finished(figure, key, share=share)
     title = figure.layout.title.text or key
     name = "attention-" + (re.sub(r"[^\w]+", "-", title, flags=re.UNICODE).strip("-") or key)
     picture = static_svg(figure, current_screen().figure_px(share)) if painting_first() else None

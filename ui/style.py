@@ -4,17 +4,14 @@ The CSS here is fixed text (no user input ever goes into it)."""
 
 from __future__ import annotations
 
-import plotly.graph_objects as go
 import streamlit as st
 
-from attention_core.figures.heatmaps import enlarged
 from attention_core.figures.query_key_map import WIDE_LABELS_CSS
 from ui.browser_memory import forget, recalled, remember
 from ui.i18n import _
 
 PRESENTATION_KEY = "presentation"
 PRESENTATION_COOKIE = "ae_presentation"  # the projector's browser keeps it (ui/browser_memory.py)
-PRESENTATION_SCALE = 1.4  # figure fonts and heights grow by this much on a projector
 
 # Inputs and plain-text blocks take their direction from their first strong letter, so an Arabic sentence reads
 # right to left (and "[MASK]" stays where it was typed) while English stays left to right.
@@ -157,8 +154,3 @@ def apply_style(presentation: bool, *, right_to_left: bool = False) -> None:
         + (_RTL_INTERFACE_CSS if right_to_left else "")
         + (_PRESENTATION_CSS if presentation else "")
     )
-
-
-def for_projector(figure: go.Figure) -> go.Figure:
-    """The figure as a projector needs it when presentation mode is on (larger type, see figures.enlarged)."""
-    return enlarged(figure, PRESENTATION_SCALE) if st.session_state.get(PRESENTATION_KEY) else figure

@@ -32,12 +32,13 @@ MATTERED = N_("mattered (drop of {word} when hidden)")
 LOOKED_AT_SHORT, MATTERED_SHORT = N_("looked at"), N_("mattered for {word}")  # the columns' headers
 
 
-def depth_names(n_depths: int) -> list[str]:
-    """The lens's rows in English, as tests and lessons name them: "input", "layer 1", …"""
+def lens_row_names(n_depths: int) -> list[str]:
+    """The lens's rows in English, as tests and lessons name them: "input", "layer 1", … (depth 0 is the input,
+    depth k what layer k gives)."""
     return [INPUT] + [LAYER.format(layer=depth) for depth in range(1, n_depths)]
 
 
-def shown_depth_names(n_depths: int, translate: Translate = untranslated) -> list[str]:
+def shown_lens_row_names(n_depths: int, translate: Translate = untranslated) -> list[str]:
     return [translate(INPUT)] + [translate(LAYER).format(layer=depth) for depth in range(1, n_depths)]
 
 
@@ -60,7 +61,7 @@ def lens_figure(lens: LogitLens, *, rtl: bool = False, translate: Translate = un
             row.append(f"#{rank:,}<br>{written_alone(float(p))}")
         columns.append(HIDDEN_WORD.format(word=lens.gold))
         shown_columns.append(translate(HIDDEN_WORD).format(word=_short(lens.gold or "")))
-    rows, shown_rows = depth_names(n_depths), shown_depth_names(n_depths, translate)
+    rows, shown_rows = lens_row_names(n_depths), shown_lens_row_names(n_depths, translate)
     # figures.enlarged (presentation mode) tests whether a cell's text fits as if it were one line; ours is two (the
     # word, then its probability), so the width it tests is scaled by how much longer the text is than its longest line.
     longest = max(len(cell) for row in text for cell in row)

@@ -55,10 +55,10 @@ PLACES = {
 
 
 @dataclass(frozen=True)
-class Screen:
+class PlotRange:
     """Where a figure is drawn: its plot area's width in px from the narrowest window to the widest, the px of the
     figure's height that are not plot (margins, ticks, axis titles, legend), the factor by which its fonts and height
-    grow (presentation mode's; ui/style.PRESENTATION_SCALE), and whether it is wide: there the labels that fit only
+    grow (presentation mode's; screen.PRESENTATION_SCALE), and whether it is wide: there the labels that fit only
     on wide screens are shown too."""
 
     name: str
@@ -166,7 +166,7 @@ HEIGHT_SLACK_PX = 24  # a plot's height on a screen is estimated to within this 
 
 
 def _plane(
-    points: np.ndarray, height: float, screens: tuple[Screen, ...], pad_px: tuple[float, float], reach: float
+    points: np.ndarray, height: float, screens: tuple[PlotRange, ...], pad_px: tuple[float, float], reach: float
 ) -> _Plane:
     """Ranges with pad_px of room beyond the outermost points on the most crowded screen (more on any other; at least
     a marker's reach, so that the markers are whole), and each screen's interval of scales: s = min(plot width / x
@@ -250,7 +250,7 @@ def _greedy(
     return places
 
 
-def _place(labels: _Labels, screens: tuple[Screen, ...], plane: _Plane) -> Placement:
+def _place(labels: _Labels, screens: tuple[PlotRange, ...], plane: _Plane) -> Placement:
     """Labels that fit on every screen, most crowded points first; then, for the wide screens alone, those left."""
     free = _free(labels, plane)
     at = labels.flipped[labels.rows]
@@ -287,7 +287,7 @@ def place_labels(
     *,
     font: float,
     height: float,
-    screens: tuple[Screen, ...],
+    screens: tuple[PlotRange, ...],
     pads: tuple[tuple[float, float], ...] = PADS_PX,
 ) -> Placement:
     """Labels for points (m, 2) in data units (y up) whose markers have Plotly sizes `sizes` and reach `reach` px from

@@ -16,7 +16,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention_core.figures.heatmaps import ARABIC_FONTS, Translate, lean_figure, untranslated
-from attention_core.figures.label_placement import Placement, Screen, place_labels
+from attention_core.figures.label_placement import Placement, PlotRange, place_labels
 from attention_core.story.query_key_map import QueryKeyMap
 from attention_core.words import N_
 
@@ -74,24 +74,24 @@ def _lines(qk: QueryKeyMap) -> list[dict[str, object]]:
     return traces
 
 
-# The screens the map must read on (label_placement.Screen), by its plot area's width in px, measured in Chromium: a
+# The screens the map must read on (label_placement.PlotRange), by its plot area's width in px, measured in Chromium: a
 # 390-px phone (271; 278 in Arabic, whose y axis is on the right) up to a chart WIDE_PX wide, and wider; in
-# presentation mode (fonts and height × 1.4, ui/style.PRESENTATION_SCALE), a 1024-px projector with the sidebar open
+# presentation mode (fonts and height × 1.4, screen.PRESENTATION_SCALE), a 1024-px projector with the sidebar open
 # (390) and a 1280 × 720 one (639). The plot is narrower than the chart by 80–125 px (the y axis's ticks and title).
 # Furniture: the px of the figure's height that are not plot (margins, ticks, titles, the legend below): 138 at 14-px
 # type, 167 at 20.
 WIDE_PX = 680  # a chart at least this wide (CSS px) also shows the labels that fit only on wide screens
 FURNITURE_PX, PRESENTATION_FURNITURE_PX, PRESENTATION = 140.0, 170.0, 1.4
 SCREENS = (
-    Screen("a phone, a narrow window", widths=(255.0, WIDE_PX - 75.0), furniture=FURNITURE_PX),
-    Screen("a wide window", widths=(WIDE_PX - 130.0, 2400.0), furniture=FURNITURE_PX, wide=True),
-    Screen(
+    PlotRange("a phone, a narrow window", widths=(255.0, WIDE_PX - 75.0), furniture=FURNITURE_PX),
+    PlotRange("a wide window", widths=(WIDE_PX - 130.0, 2400.0), furniture=FURNITURE_PX, wide=True),
+    PlotRange(
         "a narrow projector",
         widths=(380.0, WIDE_PX - 75.0),
         furniture=PRESENTATION_FURNITURE_PX,
         text_scale=PRESENTATION,
     ),
-    Screen(
+    PlotRange(
         "a wide projector",
         widths=(WIDE_PX - 130.0, 2400.0),
         furniture=PRESENTATION_FURNITURE_PX,
@@ -122,7 +122,7 @@ def query_key_figure(
     rtl: bool = False,
     height: int | None = None,
     translate: Translate = untranslated,
-    screens: tuple[Screen, ...] = SCREENS,
+    screens: tuple[PlotRange, ...] = SCREENS,
 ) -> go.Figure:
     """The map of `qk` with each point labelled by its word (labels: one per word, as typed). rtl: the legend starts
     on the right, where a right-to-left reader starts (the plane itself has no reading direction). translate: the
@@ -150,7 +150,7 @@ def _placement(
     key_text: list[str] | None,
     font: float,
     height: float,
-    screens: tuple[Screen, ...],
+    screens: tuple[PlotRange, ...],
 ) -> Placement:
     """Where the labels go: queries above their circles and keys below their diamonds, unless that covers something;
     one cloud, each label above its key."""

@@ -38,7 +38,7 @@ from attention_core.figures.label_placement import BOX_EMS, text_width
 
 PHONE_PX = 640  # below this window width Streamlit stacks columns and hides the sidebar (a phone)
 SIDEBAR_PX = 768  # from this width the sidebar is open beside the page (Streamlit's own breakpoint)
-PRESENTATION_SCALE = 1.4  # presentation mode's type and heights (ui/style.PRESENTATION_SCALE)
+PRESENTATION_SCALE = 1.4  # presentation mode's type and heights (the one figure finishing path: finish)
 _BOX = sum(BOX_EMS)  # an SVG text box's height in ems (its font's ascent and descent)
 _GAP_PX = 2.0  # what must stay between two texts
 _TURNS = (0, 60, 90)  # tick label angles tried, in degrees (upwards)

@@ -71,7 +71,7 @@ class Panel:
 
 
 @dataclass(frozen=True)
-class Cell:
+class NamedCell:
     row: str
     column: str
     value: float
@@ -130,25 +130,25 @@ def _size(values: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(size), -np.inf, size)
 
 
-def strongest_in_each_row(panel: Panel) -> list[Cell]:
+def strongest_in_each_row(panel: Panel) -> list[NamedCell]:
     """Each row's largest value (furthest from 0 on a signed map) and its column; a row without values is left out."""
     size = _size(panel.values)
     return [
-        Cell(panel.rows[i], panel.cols[int(np.argmax(row))], float(panel.values[i, int(np.argmax(row))]))
+        NamedCell(panel.rows[i], panel.cols[int(np.argmax(row))], float(panel.values[i, int(np.argmax(row))]))
         for i, row in enumerate(size)
         if np.isfinite(row.max())
     ]
 
 
-def strongest_in_each_column(panel: Panel) -> list[Cell]:
-    return [Cell(c.column, c.row, c.value) for c in strongest_in_each_row(_transposed(panel))]
+def strongest_in_each_column(panel: Panel) -> list[NamedCell]:
+    return [NamedCell(c.column, c.row, c.value) for c in strongest_in_each_row(_transposed(panel))]
 
 
 def _transposed(panel: Panel) -> Panel:
     return Panel(panel.name, panel.cols, panel.rows, panel.values.T)
 
 
-def largest_cells(panel: Panel, k: int = TOP_CELLS) -> list[Cell]:
+def largest_cells(panel: Panel, k: int = TOP_CELLS) -> list[NamedCell]:
     """The k largest cells of the panel (furthest from 0 on a signed map), largest first."""
     size = _size(panel.values).reshape(-1)
     k = min(k, int(np.isfinite(size).sum()))
@@ -157,14 +157,14 @@ def largest_cells(panel: Panel, k: int = TOP_CELLS) -> list[Cell]:
     top = np.argpartition(-size, k - 1)[:k]  # the k largest in linear time (a full sort of 512² took 20 ms)
     order = top[np.lexsort((top, -size[top]))]  # largest first, ties in reading order
     n_cols = panel.values.shape[1]
-    return [Cell(panel.rows[i // n_cols], panel.cols[i % n_cols], float(panel.values.flat[i])) for i in order]
+    return [NamedCell(panel.rows[i // n_cols], panel.cols[i % n_cols], float(panel.values.flat[i])) for i in order]
 
 
 def _number(value: float, signed: bool) -> str:
     return written_alone(value, sign=signed)
 
 
-def _cells(cells: list[Cell], signed: bool, translate: Translate) -> str:
+def _cells(cells: list[NamedCell], signed: bool, translate: Translate) -> str:
     cell = translate(CELL)
     return translate(SEPARATOR).join(
         cell.format(row=_i(c.row), column=_i(c.column), value=_number(c.value, signed)) for c in cells

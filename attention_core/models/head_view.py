@@ -76,7 +76,7 @@ def compare_with_raw(view: HeadView) -> tuple[torch.Tensor, torch.Tensor]:
 
 
 @dataclass(frozen=True)
-class Cell:
+class CellArithmetic:
     """Where one number of the heatmap comes from: (V1_i · V2_j) / √d_h + B_ij = score → weight."""
 
     vectors: torch.Tensor  # (2, d_h): V1 of the row word, V2 of the column word
@@ -87,8 +87,8 @@ class Cell:
     weight: float
 
 
-def explain_cell(view: HeadView, i: int, j: int) -> Cell:
-    return Cell(
+def explain_cell(view: HeadView, i: int, j: int) -> CellArithmetic:
+    return CellArithmetic(
         vectors=torch.stack([view.V1[i], view.V2[j]]),
         dot=float(view.V1[i] @ view.V2[j]),
         root=math.sqrt(view.V1.shape[1]),
