@@ -147,7 +147,7 @@ def test_roles_of_hand_built_heads() -> None:
 def test_the_roles_are_drawn_in_the_readers_words_and_explained_with_the_thresholds_they_use() -> None:
     """The role names are data in the map (cells, hover, legend): the figure writes them through the app's
     translate. The explanation is one catalog text with the thresholds written out: the ones head_roles uses."""
-    from attention_core.figures.head_maps import head_picker, role_map
+    from attention_core.figures.head_maps import clickable_heads_map, role_map
     from attention_core.models.head_roles import BROAD_THRESHOLD, ROLE_THRESHOLD, ROLES
     from ui.head_roles_view import HOW_ROLES_ARE_SCORED
 
@@ -157,7 +157,7 @@ def test_the_roles_are_drawn_in_the_readers_words_and_explained_with_the_thresho
     shouted = role_map(roles, translate=shout)
     assert list(shouted.data[0].colorbar.ticktext) == [role.upper() for role in ROLES]
     assert shouted.data[0].text[0][1] == "SELF 1.00" and "SELF<br>" in shouted.data[0].customdata[0][1]
-    assert [trace.name for trace in head_picker(roles, translate=shout).data[1:]] == [r.upper() for r in ROLES]
+    assert [trace.name for trace in clickable_heads_map(roles, translate=shout).data[1:]] == [r.upper() for r in ROLES]
     assert role_map(roles).data[0].text[0][1] == "self 1.00"  # outside the app: English
     assert f"reaches {ROLE_THRESHOLD} (half" in HOW_ROLES_ARE_SCORED
     assert f"the spread reaches {BROAD_THRESHOLD};" in HOW_ROLES_ARE_SCORED

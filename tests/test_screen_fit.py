@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 import pytest
 import torch
 
-from attention_core.figures.head_maps import head_picker
+from attention_core.figures.head_maps import clickable_heads_map
 from attention_core.figures.heatmaps import heatmap, heatmap_grid
 from attention_core.figures.label_placement import text_width
 from attention_core.figures.screen import LABEL_FLOOR_PX, Screen, finish, labels_every_word
@@ -295,7 +295,7 @@ def test_the_head_picker_s_squares_and_labels_fit_a_phone(rtl: bool) -> None:
     in Chromium, issue 32). Each square now fits its column with a gap, the range is the cells', and the labels are
     one text box apart at least."""
     weights = torch.softmax(torch.randn(6, 12, 9, 9, generator=torch.Generator().manual_seed(0)), -1)
-    picker = head_picker(head_roles(weights, [True] + [False] * 7 + [True]), knocked=[(0, 0)], rtl=rtl)
+    picker = clickable_heads_map(head_roles(weights, [True] + [False] * 7 + [True]), knocked=[(0, 0)], rtl=rtl)
     finished = finish(picker, PHONE)
     column_px = (PHONE.figure_px() - 20) / 12
     assert finished.data[0].marker.size < column_px
@@ -307,7 +307,7 @@ def test_the_head_picker_s_squares_and_labels_fit_a_phone(rtl: bool) -> None:
         assert text_width("H12", size) + 2 <= spacing
     else:
         assert size * 1.75 + 2 <= spacing * abs(math.sin(math.radians(finished.layout.xaxis.tickangle)))
-    desktop = head_picker(head_roles(weights, [True] * 9))
+    desktop = clickable_heads_map(head_roles(weights, [True] * 9))
     assert finish(go.Figure(desktop), DESKTOP).data[0].marker.size == desktop.data[0].marker.size  # as it was
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import streamlit as st
 import torch
 
-from attention_core.figures.head_maps import head_picker, head_values, importance_map
+from attention_core.figures.head_maps import clickable_heads_map, head_values, importance_map
 from attention_core.figures.heatmaps import heatmap, heatmap_grid
 from attention_core.figures.numbers import written_alone
 from attention_core.figures.screen import panels_across
@@ -75,7 +75,7 @@ def knock_out_controls(
         st.session_state[key] = [name for name in kept if name in options]
     chart_key = _toggle_clicked_heads(page)
     knocked = [parse_head(name) for name in st.session_state.get(key) or []]
-    picker = head_picker(head_roles(analysis.weights, analysis.special), knocked=knocked, rtl=rtl, translate=_)
+    picker = clickable_heads_map(head_roles(analysis.weights, analysis.special), knocked=knocked, rtl=rtl, translate=_)
     st.plotly_chart(
         finished(picker, chart_key),  # squares and labels that fit a phone
         key=chart_key,

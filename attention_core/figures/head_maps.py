@@ -293,7 +293,7 @@ def _layout(axes: dict[str, object], n_layers: int, kind: str, rtl: bool) -> dic
     }
 
 
-def head_picker(
+def clickable_heads_map(
     roles: HeadRoles,
     *,
     knocked: Sequence[tuple[int, int]] = (),

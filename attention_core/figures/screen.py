@@ -127,7 +127,7 @@ def labels_every_word(figure: go.Figure, screen: Screen, share: float = 1.0) -> 
 
 
 def fit_points(figure: go.Figure, screen: Screen, share: float = 1.0) -> None:
-    """A map of heads drawn as squares to click (figures.head_maps.head_picker: layers × heads, each point's
+    """A map of heads drawn as squares to click (figures.head_maps.clickable_heads_map: layers × heads, each point's
     customdata its head), in place: where its squares are wider than its cells (12 heads on a phone), each square
     and its ✕ shrunk to its cell with a gap around it, and the axes' ranges fixed to the cells (Plotly pads a range
     by half a marker, which took the columns' room); its column labels fitted (level, turned, smaller, thinned)."""
