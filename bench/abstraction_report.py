@@ -1,8 +1,8 @@
 """What the layers make of the words, measured (issue 24, point 4): written to docs/abstraction.md from this
 script's own numbers.
 
-    python bench/abstraction_report.py > docs/runs/abstraction_report.txt   # both models, every text of the sets
-    python bench/abstraction_report.py --pairs 3 --out /tmp/abstraction.md   # a quick look (3 of each kind)
+    python -m bench.abstraction_report > docs/runs/abstraction_report.txt   # both models, every text of the sets
+    python -m bench.abstraction_report --pairs 3 --out /tmp/abstraction.md   # a quick look (3 of each kind)
 
 For MiniLM (English) and the shipped Arabic model, on their own sentence sets (attention_core.readings.sets), at
 every depth (0 = the input V, ℓ = the output of layer ℓ), with the full model and with every head knocked out (the
@@ -39,8 +39,9 @@ import torch.nn.functional as F
 from attention_core.models.interface import AttentionModel
 from attention_core.readings.layers import layer_similarity, layer_states
 from attention_core.readings.sets import Language, SentenceSets, sentence_sets
+from bench.probe_section import HEADING, depth_name, write_section
 
-COMMAND = "python bench/abstraction_report.py > docs/runs/abstraction_report.txt"
+COMMAND = "python -m bench.abstraction_report > docs/runs/abstraction_report.txt"
 CONDITIONS = ("full model", "no attention")  # every head kept; every head knocked out
 VARIANTS = ("raw", "centred")
 MEASURES = ("paraphrases", "same words", "difference", "any two", "topic nearest", "topic rank")
@@ -223,10 +224,6 @@ def with_error(numbers: dict, measure: str, depth: int, record: dict) -> str:
     """A cell of the tables per depth: the difference carries its standard error."""
     written = cell(measure, numbers[measure][depth], record)
     return f"{written} ± {cosine(numbers['difference SE'][depth])}" if measure == "difference" else written
-
-
-def depth_name(depth: int) -> str:
-    return "input V" if depth == 0 else f"layer {depth}"
 
 
 def where(depth: int) -> str:
@@ -458,8 +455,6 @@ def report(records: list[dict], date: str, partial: str = "", probe: dict | None
 def write_keeping_probe_section(path: Path, text: str) -> None:
     """Write the report, keeping the section bench/probe_section.py wrote into the same file ("## The probe": how
     the probe was run, its variants), which this report's numbers per depth do not repeat."""
-    from bench.probe_section import HEADING, write_section
-
     old = path.read_text(encoding="utf-8") if path.is_file() else ""
     start = old.find(HEADING + "\n")
     path.write_text(text, encoding="utf-8")

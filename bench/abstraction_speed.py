@@ -1,8 +1,8 @@
 """Abstraction (issue 24, point 6): the word view, a sentence set and the looked-at/mattered strip, and the
 Abstraction page's reruns.
 
-    .venv/bin/python bench/abstraction_speed.py --out docs/runs/abstraction_speed.txt   # both parts (a few minutes)
-    .venv/bin/python bench/abstraction_speed.py --skip-page --reps 5                  # the core only
+    .venv/bin/python -m bench.abstraction_speed --out docs/runs/abstraction_speed.txt   # both parts (a few minutes)
+    .venv/bin/python -m bench.abstraction_speed --skip-page --reps 5                  # the core only
 
 Every model call runs on one torch thread, as the server's page runs compute (ui.server.one_torch_thread).
 
@@ -40,11 +40,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # the app's pages and ui/ (not part of the installed package)
-
-from english_speed import FILLER  # noqa: E402 — bench/ is on the path
-from heads_apart_speed import (  # noqa: E402 — the report, its timers and helpers are that benchmark's
+from bench.app_server import git_state
+from bench.english_speed import FILLER
+from bench.heads_apart_speed import (
     REPORT,
     _fragment_spent,
     _script_spent,
@@ -53,7 +51,9 @@ from heads_apart_speed import (  # noqa: E402 — the report, its timers and hel
     time_fragments,
     watch_script_runs,
 )
-from interaction_speed import git_state, quran_sentence, with_blank  # noqa: E402
+from bench.interaction_speed import quran_sentence, with_blank
+
+ROOT = Path(__file__).resolve().parents[1]
 
 APP = str(ROOT / "app.py")
 OCCLUSION = ROOT / "attention_core" / "readings" / "occlusion.py"

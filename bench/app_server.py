@@ -1,7 +1,8 @@
 """The app's server and the browser as the benchmark scripts start them: one way, always cleaned up.
 
-from app_server import FLAGS, free_port, start_server, stop_server, wait_until_healthy   (bench/ is the script's folder)
+from bench.app_server import free_port, launch_chromium, settle, start_server, stop_server, wait_until_healthy
 for browser, started, health in cold_starts(port, runs): ...                  (cold-start benchmarks)
+git_state()                                        (the commit a report measured, said in its header)
 """
 
 from __future__ import annotations
@@ -91,6 +92,38 @@ def stop_server(process: subprocess.Popen) -> None:
         _CHILDREN.remove(process)
 
 
+def launch_chromium(playwright: object, executable: str | None = None) -> object:
+    """Debian's Chromium (or `executable`, a wrapper around it), headless, with FLAGS, from a sync or an async
+    Playwright (await the result of the latter). Never `playwright install`'s download: the machines' own browser."""
+    return playwright.chromium.launch(executable_path=executable or shutil.which("chromium"), headless=True, args=FLAGS)
+
+
+# Settled: the script has stopped (no status widget), no element is stale, every chart is drawn (Plotly has laid it
+# out), and the page's DOM has not changed for QUIET_MS (a rerun's charts redraw after the page settles). A
+# MutationObserver keeps the time of the last change.
+QUIET_MS = 600
+SETTLED_JS = """
+(quiet) => {
+  if (!window.__lastChange) {
+    window.__lastChange = performance.now();
+    new MutationObserver(() => { window.__lastChange = performance.now(); })
+      .observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+    return false;
+  }
+  if (document.querySelector('[data-testid="stStatusWidget"]')) return false;
+  if (document.querySelector('[data-stale="true"]')) return false;
+  if ([...document.querySelectorAll('.js-plotly-plot')].some(p => !p._fullLayout)) return false;
+  return performance.now() - window.__lastChange >= quiet;
+}
+"""
+
+
+def settle(page: object) -> None:
+    """Until the page has settled (SETTLED_JS): waits on conditions, not on fixed sleeps."""
+    page.wait_for_timeout(150)  # a click's rerun to begin
+    page.wait_for_function(SETTLED_JS, arg=QUIET_MS, timeout=90_000, polling=100)
+
+
 def cold_starts(port: int, runs: int) -> Iterator[tuple[object, float, float]]:
     """Chromium is launched first (a user's browser is already up); then, per run, a fresh `streamlit run` on
     port. Yields (browser, perf_counter at the server's start, seconds until it answered its health check); the
@@ -98,7 +131,7 @@ def cold_starts(port: int, runs: int) -> Iterator[tuple[object, float, float]]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=FLAGS)
+        browser = launch_chromium(p)
         try:
             for _ in range(runs):
                 started = time.perf_counter()
@@ -140,6 +173,16 @@ def port_is_free(port: int, timeout_s: float = 0.5) -> bool:
     except OSError:
         return True
     return False
+
+
+def git_state(root: Path = ROOT) -> str:
+    """The commit of the checkout at `root` (the one whose app runs), and whether it has uncommitted edits."""
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True).stdout.strip()
+
+    dirty = git("status", "--porcelain", "--untracked-files=no")
+    return f"commit {git('rev-parse', '--short', 'HEAD') or '?'}{' + uncommitted edits' if dirty else ''}"
 
 
 def stop_all() -> None:

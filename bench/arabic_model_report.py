@@ -1,7 +1,7 @@
 """The shipped Arabic model's scores, written to docs/arabic-model-scores.md from this script's own output.
 
-    python bench/arabic_model_report.py                       # the shipped model, every held-out line
-    python bench/arabic_model_report.py --checkpoint checkpoints/arabic --max-lines 200   # a quicker look
+    python -m bench.arabic_model_report                       # the shipped model, every held-out line
+    python -m bench.arabic_model_report --checkpoint checkpoints/arabic --max-lines 200   # a quicker look
 
 For each part of the training mix (the Qurʾān, the hadith), on its held-out lines only (line i when i % 10 == 9),
 on the very same masks for every method: the model, the left+right bigram and the unigram, counted on the same
@@ -242,7 +242,7 @@ def report(results: dict[str, dict], checkpoint: Path, max_lines: int | None, be
     lines_note = f"the first {max_lines:,} held-out lines of each" if max_lines else "every held-out line"
     return "\n\n".join(
         [
-            "# The shipped Arabic model's scores\n\nWritten by `python bench/arabic_model_report.py` "
+            "# The shipped Arabic model's scores\n\nWritten by `python -m bench.arabic_model_report` "
             f"({time.strftime('%Y-%m-%d')}); do not edit by hand. Checkpoint `{shown_path(checkpoint)}`, "
             f"{lines_note}.",
             "## Held-out masked-word accuracy (same masks for every method)\n\n" + score_table(results),

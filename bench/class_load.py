@@ -1,6 +1,6 @@
 """A class on one server: N students, each a browser tab that speaks Streamlit's protocol and draws nothing.
 
-    python bench/class_load.py --clients 30 --duration 90 --trainers 2 --out docs/runs/class_load_30.json
+    python -m bench.class_load --clients 30 --duration 90 --trainers 2 --out docs/runs/class_load_30.json
 
 Each student (bench/st_client.py) opens a page, types its own sentence (English or Arabic, one per student),
 flips switches (on the Multi-head page inside an st.fragment: a fragment rerun), and moves between pages, thinking
@@ -22,10 +22,10 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from app_server import start_server, stop_server, wait_until_healthy
-from class_report import report, summarise
-from proc_sampler import ProcessTreeSampler
-from st_client import DisconnectedError, Tab
+from bench.app_server import start_server, stop_server, wait_until_healthy
+from bench.class_report import report, summarise
+from bench.proc_sampler import ProcessTreeSampler
+from bench.st_client import DisconnectedError, Tab
 
 PAGES = ["similarity", "trainable", "heads"]  # the pages a student works on, each with a sentence box
 TOGGLES = {

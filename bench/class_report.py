@@ -107,7 +107,7 @@ def table_row(name: str, result: dict) -> str:
 
 
 def main() -> None:
-    """python bench/class_report.py run.json [...]: each run's printed report; --table: the docs' table rows."""
+    """python -m bench.class_report run.json [...]: each run's printed report; --table: the docs' table rows."""
     import argparse
     import json
     from pathlib import Path

@@ -1,6 +1,6 @@
 """Which mix of classical and modern text to train on: short runs of the shipped recipe side by side.
 
-    python bench/compare_mixes.py /work/probes/quranx4-hadith /work/probes/quranx4-hadith-modern ...
+    python -m bench.compare_mixes /work/probes/quranx4-hadith /work/probes/quranx4-hadith-modern ...
 
 For each run's checkpoint folder: its mix, steps and minutes; the held-out top-1 of each classical part at the
 run's end against the left+right bigram (from its metrics.jsonl, on --eval-lines held-out lines of each part, as

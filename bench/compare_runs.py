@@ -1,7 +1,7 @@
 """Learning curves of training runs side by side, from their metrics.jsonl: held-out top-1 of each corpus part
 against the left+right bigram at every evaluation.
 
-    python bench/compare_runs.py docs/runs/quran4-hadith.metrics.jsonl attention_core/shipped/arabic/metrics.jsonl
+    python -m bench.compare_runs docs/runs/quran4-hadith.metrics.jsonl attention_core/shipped/arabic/metrics.jsonl
 
 Prints one markdown table per run (its corpus mix, preset and settings first), the rows being the run's
 evaluations (during training on --eval-lines held-out lines of each part; the last row is the end of the run).

@@ -1,7 +1,7 @@
 """When did the model decide, and what mattered? (issue 24, point 5): measured on the shipped Arabic model.
 
-    .venv/bin/python bench/decision_report.py                                   # print the report (about 1 minute)
-    .venv/bin/python bench/decision_report.py --out docs/runs/decision_report.txt
+    .venv/bin/python -m bench.decision_report                                   # print the report (about 1 minute)
+    .venv/bin/python -m bench.decision_report --out docs/runs/decision_report.txt
 
 Three parts:
 1. The lessons of Fill the blank (ui/examples.py LESSONS: agreement, negation, knocking heads out): for each, the
@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from functools import partial
@@ -27,15 +26,12 @@ from pathlib import Path
 
 import torch
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from attention_core.figures.decision import lens_figure, looked_at_and_mattered  # noqa: E402
-from attention_core.models.trained import TrainedModel, load_model  # noqa: E402
-from attention_core.readings.logit_lens import logit_lens, word_index  # noqa: E402
-from attention_core.readings.occlusion import compare, occlusion  # noqa: E402
-from attention_core.story.text import MASK, Token, tokenize  # noqa: E402
-from attention_core.training.corpora import load_corpus  # noqa: E402
+from attention_core.figures.decision import lens_figure, looked_at_and_mattered
+from attention_core.models.trained import TrainedModel, load_model
+from attention_core.readings.logit_lens import logit_lens, word_index
+from attention_core.readings.occlusion import compare, occlusion
+from attention_core.story.text import MASK, Token, tokenize
+from attention_core.training.corpora import load_corpus
 
 TOPICS = ("agreement", "negation", "knocking heads out")
 

@@ -1,7 +1,7 @@
 """The pretrained English model (MiniLM-L6) in the app: its 72 attention maps, page interactions, cold start.
 
-    .venv/bin/python bench/english_speed.py              # everything (about 3 minutes on 2 cores)
-    .venv/bin/python bench/english_speed.py --skip-cold --reps 5
+    .venv/bin/python -m bench.english_speed              # everything (about 3 minutes on 2 cores)
+    .venv/bin/python -m bench.english_speed --skip-cold --reps 5
 
 1. Model: MiniLM.analyze (tokenizer, 6 layers, all 6 × 12 = 72 maps) for English sentences of 32, 128 and 512
    word pieces ([CLS] and [SEP] included), median of --reps × 10 calls after a warm-up; also load_minilm().
@@ -23,14 +23,9 @@ import statistics
 import sys
 import time
 import urllib.parse
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-# These benchmarks run the app's own pages and ui/ (not part of the installed package): the repository on the path.
-sys.path.insert(0, str(ROOT))
-
-from app_server import cold_starts, first_chart_recorder, stop_all  # noqa: E402
-from interaction_speed import STEPS, _patch, git_state, install_timers, measure_page, quran_sentence  # noqa: E402
+from bench.app_server import cold_starts, first_chart_recorder, git_state, stop_all
+from bench.interaction_speed import STEPS, _patch, install_timers, measure_page, quran_sentence
 
 MAPS_TARGET_MS, INTERACTION_TARGET_MS, COLD_TARGET_S = 20.0, 100.0, 6.0
 CORE = "The animal didn't cross the street because it was too tired"

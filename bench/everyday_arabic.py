@@ -1,8 +1,8 @@
 """How the Arabic model reads everyday Modern Standard Arabic: the sentences of bench/everyday_arabic.txt.
 
-    python bench/everyday_arabic.py                                   # the shipped model
-    python bench/everyday_arabic.py --checkpoint checkpoints/arabic --out everyday.json
-    python bench/everyday_arabic.py --sentences attention_core/training/modern_heldout   # the modern test set
+    python -m bench.everyday_arabic                                   # the shipped model
+    python -m bench.everyday_arabic --checkpoint checkpoints/arabic --out everyday.json
+    python -m bench.everyday_arabic --sentences attention_core/training/modern_heldout   # the modern test set
 
 The model learned from the Qurʾān and the hadith; a student types about school, home, food and the weather.
 (a) the words it has no learned vector for (a piece is [UNK]: a character never seen in training);

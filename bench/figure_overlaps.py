@@ -2,7 +2,7 @@
 figure titles, and the numbers in heatmap cells, on the pages issue 25 names, at a phone's 390 × 844, a 1280 × 720
 projector in presentation mode and a 1400 × 900 desktop, in English and Arabic.
 
-    python bench/figure_overlaps.py [--port 8631] [--out docs/runs/figure_overlaps.txt] [--shots DIR]
+    python -m bench.figure_overlaps [--port 8631] [--out docs/runs/figure_overlaps.txt] [--shots DIR]
 
 Each text is the rectangle Chromium lays it out in (its SVG bounding box) turned as the text is turned (a column
 label at −60° is a slanted rectangle, not the larger upright box around it), and two texts overlap when their
@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import sys
 import time
 import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from app_server import FLAGS, start_server, stop_server, wait_until_healthy
+from bench.app_server import launch_chromium, settle, start_server, stop_server, wait_until_healthy
 
 # Every text of every Plotly chart on the page, as a rotated rectangle (its four corners on screen), by kind:
 # "label" (tick labels, panel titles, the figure's title: none may touch another) and "number" (cell numbers: none
@@ -219,32 +217,6 @@ def wait_for_charts(page: object, walk: Walk, language: str = "en") -> None:
         settle(page)
 
 
-# Settled: the script has stopped (no status widget), no element is stale, every chart is drawn (Plotly has laid it
-# out), and the page's DOM has not changed for QUIET_MS (a rerun's charts redraw after the page settles). A
-# MutationObserver keeps the time of the last change.
-QUIET_MS = 600
-SETTLED_JS = """
-(quiet) => {
-  if (!window.__lastChange) {
-    window.__lastChange = performance.now();
-    new MutationObserver(() => { window.__lastChange = performance.now(); })
-      .observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
-    return false;
-  }
-  if (document.querySelector('[data-testid="stStatusWidget"]')) return false;
-  if (document.querySelector('[data-stale="true"]')) return false;
-  if ([...document.querySelectorAll('.js-plotly-plot')].some(p => !p._fullLayout)) return false;
-  return performance.now() - window.__lastChange >= quiet;
-}
-"""
-
-
-def settle(page: object) -> None:
-    """Until the page has settled (SETTLED_JS): waits on conditions, not on fixed sleeps."""
-    page.wait_for_timeout(150)  # a click's rerun to begin
-    page.wait_for_function(SETTLED_JS, arg=QUIET_MS, timeout=90_000, polling=100)
-
-
 def overlaps(page: object) -> list[dict[str, object]]:
     return page.evaluate(OVERLAPS_JS)
 
@@ -287,8 +259,6 @@ def main() -> int:
     parser.add_argument("--shots", default="", help="a folder for a screenshot of every page at every size")
     parser.add_argument("--only", default="", help="only the walks whose name contains this")
     args = parser.parse_args()
-    import shutil
-
     from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
 
@@ -302,7 +272,7 @@ def main() -> int:
     totals = {"unlabelled": 0, "off": 0, "unwritten": 0}
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=FLAGS)
+            browser = launch_chromium(p)
             for walk in WALKS:
                 if args.only and args.only not in walk.name:
                     continue

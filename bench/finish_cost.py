@@ -1,6 +1,6 @@
 """What finishing a figure for its screen costs (attention_core/figures/screen.finish), beside what building it costs.
 
-    python bench/finish_cost.py [--repeats 200] > docs/runs/finish_cost.txt
+    python -m bench.finish_cost [--repeats 200] > docs/runs/finish_cost.txt
 
 For each figure the pages draw most (a sentence's heatmap at 13, 32 and 512 words, MiniLM's 6 × 13 grid of heads,
 raw | head | difference, a row of bars), on a phone (390 px), a projector in presentation mode (1280 px) and a desktop

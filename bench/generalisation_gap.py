@@ -1,6 +1,6 @@
 """Does a checkpoint memorise or generalise? Masked-word top-1 on training lines beside held-out lines.
 
-    python bench/generalisation_gap.py --checkpoint attention_core/shipped/arabic --lines 100
+    python -m bench.generalisation_gap --checkpoint attention_core/shipped/arabic --lines 100
 
 For each built-in corpus, the first --lines held-out lines and the first --lines training lines are scored the
 same way (every word masked in turn), with the left+right bigram counted on that corpus's training lines. A

@@ -1,7 +1,7 @@
 """Guess, then reveal (issue 15): the reruns a quiz costs, on Multi-head, Similarity and Trainable attention.
 
-    .venv/bin/python bench/guess_speed.py                                 # every case (about 1 minute)
-    .venv/bin/python bench/guess_speed.py --out docs/runs/guess_speed.txt # also keep the report
+    .venv/bin/python -m bench.guess_speed                                 # every case (about 1 minute)
+    .venv/bin/python -m bench.guess_speed --out docs/runs/guess_speed.txt # also keep the report
 
 A guess reruns only the quiz's fragment (ui.guess_view.guess_and_answer) in a browser, where AppTest reruns the whole
 page: "fragment" is what a student waits for after a guess (the budgets: 50 ms at 32 Arabic words, 100 ms for MiniLM
@@ -17,17 +17,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from bench import heads_apart_speed
+from bench.app_server import git_state
+from bench.english_speed import english_sentence
+from bench.heads_apart_speed import Act, Case, say
+from bench.interaction_speed import quran_sentence, with_blank
 
-import heads_apart_speed as bench  # noqa: E402 — bench/ is on the path
-from english_speed import english_sentence  # noqa: E402
-from heads_apart_speed import Act, Case, say  # noqa: E402
-from interaction_speed import git_state, quran_sentence, with_blank  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 SHARE = "share its attention out"
 
@@ -65,7 +64,7 @@ def open_page(case: Case) -> object:
 
     at = AppTest.from_file(str(ROOT / "pages" / f"{case.page}.py"), default_timeout=600)
     at.query_params[f"{case.page}_sentence"] = case.sentence
-    return bench.set_up(at.run(), case)
+    return heads_apart_speed.set_up(at.run(), case)
 
 
 def toggle(key: str) -> Act:
@@ -133,10 +132,10 @@ def main() -> None:
         f"# guess_speed — {time.strftime('%Y-%m-%d %H:%M')}, {git_state()}, {os.cpu_count()} CPUs, torch threads "
         f"{torch.get_num_threads()}, load average {os.getloadavg()[0]:.2f}"
     )
-    bench.report_app(args.reps, "none", 20, args.only, quiz_cases(), open_page)
+    heads_apart_speed.report_app(args.reps, "none", 20, args.only, quiz_cases(), open_page)
     say(f"\nload average at the end: {os.getloadavg()[0]:.2f}")
     if args.out:
-        args.out.write_text("\n".join(bench.REPORT) + "\n", encoding="utf-8")
+        args.out.write_text("\n".join(heads_apart_speed.REPORT) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

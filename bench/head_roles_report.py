@@ -1,5 +1,5 @@
 """The roles of every head of the shipped models on a few sentences (attention_core.models.head_roles): what
-docs/heads-apart.md quotes. Usage: python bench/head_roles_report.py [--sentence TEXT …]"""
+docs/heads-apart.md quotes. Usage: python -m bench.head_roles_report [--sentence TEXT …]"""
 
 from __future__ import annotations
 

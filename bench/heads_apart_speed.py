@@ -1,8 +1,8 @@
 """Heads taken apart (issue 14): ranking every head, and the app's knock-out and word-flow reruns.
 
-    .venv/bin/python bench/heads_apart_speed.py                  # both parts, profiles included (about 1 minute)
-    .venv/bin/python bench/heads_apart_speed.py --skip-core --only "fill_blank knock" --profile all --top 30
-    .venv/bin/python bench/heads_apart_speed.py --out docs/runs/heads_apart_speed_1.txt   # also keep the report
+    .venv/bin/python -m bench.heads_apart_speed                  # both parts, profiles included (about 1 minute)
+    .venv/bin/python -m bench.heads_apart_speed --skip-core --only "fill_blank knock" --profile all --top 30
+    .venv/bin/python -m bench.heads_apart_speed --out docs/runs/heads_apart_speed_1.txt   # also keep the report
 
 1. Core, called directly: head_importance(model, tokens) (every head knocked out alone, batched per layer) for the
    shipped Arabic model (32 words, and the same 32 with a [MASK]: measure "guess") and MiniLM (32 word pieces with
@@ -39,12 +39,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-# These benchmarks run the app's own pages and ui/ (not part of the installed package): the repository on the path.
-sys.path.insert(0, str(ROOT))
+from bench.app_server import git_state
+from bench.english_speed import english_sentence
+from bench.interaction_speed import STEPS, _patch, _spent, install_timers, quran_sentence, with_blank
 
-from english_speed import english_sentence  # noqa: E402 — bench/ is on the path
-from interaction_speed import STEPS, _patch, _spent, git_state, install_timers, quran_sentence, with_blank  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 APP = str(ROOT / "app.py")
 CORE_TARGET_S = 1.0

@@ -1,7 +1,7 @@
 """Server time per page interaction, where it goes at 512 tokens, and cold start to the first heatmap.
 
-    .venv/bin/python bench/interaction_speed.py            # everything (about 5 minutes on 2 cores)
-    .venv/bin/python bench/interaction_speed.py --skip-cold --reps 3
+    .venv/bin/python -m bench.interaction_speed            # everything (about 5 minutes on 2 cores)
+    .venv/bin/python -m bench.interaction_speed --skip-cold --reps 3
 
 1. Interactions (Streamlit AppTest: `.run()` executes the page script in this process, which is the server's work
    for one rerun). For each page, with an Arabic sentence of 32 and of 512 tokens (Qurʾān āyāt joined), the wall
@@ -28,7 +28,6 @@ import functools
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 import urllib.parse
@@ -36,11 +35,9 @@ from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-# These benchmarks run the app's own pages and ui/ (not part of the installed package): the repository on the path.
-sys.path.insert(0, str(ROOT))
+from bench.app_server import cold_starts, first_chart_recorder, git_state, stop_all
 
-from app_server import cold_starts, first_chart_recorder, stop_all  # noqa: E402 — bench/ is on the path
+ROOT = Path(__file__).resolve().parents[1]
 
 APP = str(ROOT / "app.py")
 PAGES = ["similarity", "trainable", "heads", "fill_blank", "word_order", "idea"]
@@ -394,14 +391,6 @@ def visit(browser: object, url: str, started: float | None) -> tuple[float, floa
 
 
 # ---------------------------------------------------------------------------------------------------------------
-
-
-def git_state() -> str:
-    def git(*args: str) -> str:
-        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-
-    dirty = git("status", "--porcelain", "--untracked-files=no")
-    return f"commit {git('rev-parse', '--short', 'HEAD') or '?'}{' + uncommitted edits' if dirty else ''}"
 
 
 def main() -> None:

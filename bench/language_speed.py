@@ -1,7 +1,7 @@
 """What the Arabic interface costs a rerun (issue 16): each page typed into at 32 Arabic words, in English and in
 Arabic, through app.py as a link opens it (the language switch and the right-to-left style are in the frame).
 
-    .venv/bin/python bench/language_speed.py --out docs/runs/language_speed.txt
+    .venv/bin/python -m bench.language_speed --out docs/runs/language_speed.txt
 
 In Arabic every string is looked up in the catalog, every figure's words are translated as it is drawn
 (ui.i18n.translated_figure), options go through their labels, and tables turn their columns round; the rest of the
@@ -13,16 +13,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from bench import heads_apart_speed
+from bench.app_server import git_state
+from bench.heads_apart_speed import Case, say, typing
+from bench.interaction_speed import quran_sentence, with_blank
 
-import heads_apart_speed as bench  # noqa: E402 — bench/ is on the path
-from heads_apart_speed import Case, say, typing  # noqa: E402
-from interaction_speed import git_state, quran_sentence, with_blank  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 INTERFACES = {"English interface": "en", "Arabic interface": "ar"}
 PAGES = ("similarity", "trainable", "heads", "fill_blank", "word_order")  # Minimal pairs: bench/pairs_speed.py
@@ -46,7 +45,7 @@ def open_in_language(case: Case) -> object:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
     at.query_params["lang"] = INTERFACES[case.language]
     at.query_params[f"{case.page}_sentence"] = case.sentence
-    return bench.set_up(at.switch_page(f"pages/{case.page}.py").run(), case)
+    return heads_apart_speed.set_up(at.switch_page(f"pages/{case.page}.py").run(), case)
 
 
 def main() -> None:
@@ -63,10 +62,10 @@ def main() -> None:
         f"# language_speed — {time.strftime('%Y-%m-%d %H:%M')}, {git_state()}, {os.cpu_count()} CPUs, torch threads "
         f"{torch.get_num_threads()}, load average {os.getloadavg()[0]:.2f}"
     )
-    bench.report_app(args.reps, args.profile, 25, args.only, language_cases(), open_in_language)
+    heads_apart_speed.report_app(args.reps, args.profile, 25, args.only, language_cases(), open_in_language)
     say(f"\nload average at the end: {os.getloadavg()[0]:.2f}")
     if args.out:
-        args.out.write_text("\n".join(bench.REPORT) + "\n", encoding="utf-8")
+        args.out.write_text("\n".join(heads_apart_speed.REPORT) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

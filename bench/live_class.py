@@ -1,6 +1,6 @@
 """A live class measured: one teacher and N students through deploy/serve.py, every tab at Streamlit's protocol level.
 
-    python bench/live_class.py --students 60 --out docs/runs/live_class.json
+    python -m bench.live_class --students 60 --out docs/runs/live_class.json
 
 Two setups, one after the other (--setups):
 - `sqlite`: one `deploy/serve.py --processes 2` (nginx, two app processes) on one SQLite file (ATTENTION_CLASS_DIR,
@@ -41,13 +41,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
 
-from class_report import percentile, summarise
-from proc_sampler import machine_busy_s, read_tree
-from st_client import DisconnectedError, Run, Tab
+from bench.class_report import percentile, summarise
+from bench.proc_sampler import machine_busy_s, read_tree
+from bench.st_client import DisconnectedError, Run, Tab
+from classroom import open_store
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # classroom/, the store the class lives in, read directly for its tally
-from classroom import open_store  # noqa: E402
 
 IT_TIRED = "The animal didn't cross the street because it was too tired"
 QUIZ = {"heads_sentence": IT_TIRED, "heads_quiz": "true", "heads_quiz_head": "L4 H2", "heads_quiz_row": "it"}
@@ -245,7 +244,7 @@ class TreesSampler:
         }
 
 
-def free_port(start: int, count: int = 1) -> int:
+def free_ports_from(start: int, count: int = 1) -> int:
     """The first port from `start` with `count` free ports in a row on 127.0.0.1."""
     for port in range(start, start + 400):
         with contextlib.ExitStack() as stack:
@@ -302,7 +301,7 @@ def start_fleet(
         env["ATTENTION_MAX_SESSIONS"] = str(args.max_sessions)
     started, urls = [], []
     if setup == "redis":
-        port = free_port(6390)
+        port = free_ports_from(6390)
         kept = ["--appendonly", "yes", "--appendfsync", "always"] if persist else ["--appendonly", "no"]
         command = [
             "redis-server",
@@ -326,7 +325,7 @@ def start_fleet(
         store = f"sqlite:///{folder / 'classes.db'}"
     each = args.processes if setup == "sqlite" else args.instance_processes
     for instance in range(1 if setup == "sqlite" else 2):
-        port = free_port(8800 + 10 * instance, 1 + each)
+        port = free_ports_from(8800 + 10 * instance, 1 + each)
         run_dir, log = folder / f"serve-{instance}", folder / f"serve-{instance}.log"
         command = [sys.executable, "deploy/serve.py", f"--processes={each}", f"--port={port}", f"--run-dir={run_dir}"]
         started.append(spawn(command, env, log))

@@ -1,6 +1,6 @@
 """A live class through the faults a classroom meets (issue 33), every tab at Streamlit's protocol level.
 
-    python bench/live_class_faults.py --students 20 --out docs/runs/live_class_faults.json
+    python -m bench.live_class_faults --students 20 --out docs/runs/live_class_faults.json
 
 Each setup (--setups; the servers as bench/live_class.py starts them: `sqlite` one deploy/serve.py with two app
 processes behind nginx; `redis` two serve.py sharing a redis-server, which here keeps an append-only file so that a
@@ -37,12 +37,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
 
-from live_class import QUIZ, after, spawn, start_fleet, stop, wait_for
-from st_client import DisconnectedError, Run, Tab
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # classroom/, read directly for the store's own tally
-from classroom import open_store  # noqa: E402
+from bench.live_class import QUIZ, after, spawn, start_fleet, stop, wait_for
+from bench.st_client import DisconnectedError, Run, Tab
+from classroom import open_store
 
 RECEIVED, NOT_SENT, REVEALED = "Received", "Not sent yet", "attends most to"
 

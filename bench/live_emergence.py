@@ -1,8 +1,8 @@
 """The Train page's default live run, measured: which heads change role, at which step and second.
 
-    python bench/live_emergence.py                     # the page's defaults: live demo, the Qurʾān, 2 minutes
-    python bench/live_emergence.py --preset arabic     # the shipped recipe, for comparison
-    python bench/live_emergence.py --position-bias-lr 1   # the live demo with its bias learning at the usual rate
+    python -m bench.live_emergence                     # the page's defaults: live demo, the Qurʾān, 2 minutes
+    python -m bench.live_emergence --preset arabic     # the shipped recipe, for comparison
+    python -m bench.live_emergence --position-bias-lr 1   # the live demo with its bias learning at the usual rate
 
 Runs what the page runs when a user presses *Start a new run* without changing the form: a `TrainingRun` on the
 first built-in corpus (the Qurʾān), the default model (`DEMO_PRESET`) and the default probe (the first held-out
@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 
 from streamlit.logger import set_log_level
 
@@ -30,8 +28,6 @@ from attention_core.training.corpora import load_corpus
 from attention_core.training.emergence import role_changes, timeline
 from attention_core.training.live import DEMO_PRESET, TRAINING_THREADS, TrainingRun, default_probe
 from attention_core.training.train import TrainSettings
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # ui/ (not part of the installed package): the form
 from ui.corpora import BUILT_IN_CHOICES
 from ui.train_form import DEFAULTS, MODEL_LABELS
 from ui.training_roles import probe_special, roles_caption

@@ -1,6 +1,6 @@
 """Server time per interaction on the real server, as a user causes it in Chromium.
 
-    python bench/live_interaction.py [--reps 7] [--english]
+    python -m bench.live_interaction [--reps 7] [--english]
 
 AppTest (bench/interaction_speed.py) reruns a whole page even where the page puts its switches in an
 `st.fragment`, and adds its own bookkeeping. Here a real `streamlit run app.py` serves a real browser, and the
@@ -27,9 +27,10 @@ import urllib.parse
 from functools import partial
 from pathlib import Path
 
-from app_server import FLAGS, start_server, stop_server, wait_until_healthy
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+from bench.app_server import launch_chromium, start_server, stop_server, wait_until_healthy
 
 ARABIC_32 = (
     "الذين يؤمنون بالغيب ويقيمون الصلاة ومما رزقناهم ينفقون والذين يؤمنون بما انزل اليك وما انزل من قبلك "
@@ -105,7 +106,7 @@ def main() -> None:
                 wrapper.write_text(f'#!/bin/sh\nexec taskset -c 1 {chromium} "$@"\n')
                 wrapper.chmod(0o755)
                 chromium = str(wrapper)
-            browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
+            browser = launch_chromium(p, chromium)
             print(
                 f"{'page':<12}{'interaction':<34}{'server ms':>10}{'min':>7}{'max':>7}  {'fragment':<9}"
                 f"{'round trip ms':>14}  target: server ≤ {target} ms at 32 tokens"

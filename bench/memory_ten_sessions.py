@@ -1,7 +1,7 @@
 """Server memory with ten concurrent browser sessions, with and without a training run on the Train page.
 
-    .venv/bin/python bench/memory_ten_sessions.py              # both scenarios, about 3 minutes
-    .venv/bin/python bench/memory_ten_sessions.py --only plain        # or --only training
+    .venv/bin/python -m bench.memory_ten_sessions              # both scenarios, about 3 minutes
+    .venv/bin/python -m bench.memory_ten_sessions --only plain        # or --only training
 
 Each scenario starts its own `streamlit run app.py` (port 8612) and samples the server's RSS (its process and any
 children: psutil when installed, else /proc/<pid>/status VmRSS) every 0.2 s; VmHWM, the kernel's own peak, is
@@ -18,15 +18,12 @@ import argparse
 import asyncio
 import contextlib
 import os
-import shutil
 import statistics
 import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-
-from app_server import FLAGS, start_server, stop_all, stop_server, wait_until_healthy  # noqa: E402 — bench/ is on the path
+from bench.app_server import launch_chromium, start_server, stop_all, stop_server, wait_until_healthy
 
 LIMIT_MB = 1024.0
 SAMPLE_S = 0.2
@@ -221,7 +218,7 @@ async def scenario(port: int, with_training: bool, sentences: dict[str, str]) ->
         time.sleep(1.0)
         result["baseline"] = sampler.now()
         async with async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=FLAGS)
+            browser = await launch_chromium(p)
             try:
                 sampler.mark("first page")
                 first = await browser.new_context(viewport={"width": 1400, "height": 1600})

@@ -1,17 +1,15 @@
 """The built-in minimal pairs measured on the models: each pair's alignment, the heads that changed most, the largest
 change of each of those, and (masked-word model) the first guesses of both. docs/minimal-pairs.md quotes this.
 
-    .venv/bin/python bench/pairs_report.py --out docs/runs/pairs_report.txt
+    .venv/bin/python -m bench.pairs_report --out docs/runs/pairs_report.txt
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # ui/ (not part of the installed package) holds the built-in pairs
 
 
 def main() -> None:

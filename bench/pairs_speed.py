@@ -1,7 +1,7 @@
 """Minimal pairs (issue 15, point 2): the server's work for one rerun of the Minimal pairs page.
 
-    .venv/bin/python bench/pairs_speed.py                                   # about half a minute
-    .venv/bin/python bench/pairs_speed.py --out docs/runs/pairs_speed.txt   # also keep the report
+    .venv/bin/python -m bench.pairs_speed                                   # about half a minute
+    .venv/bin/python -m bench.pairs_speed --out docs/runs/pairs_speed.txt   # also keep the report
 
 Two pairs of 32 typed words each, B = A with one word swapped: Qurʾān text with a [MASK] as the sixth word (the
 shipped Arabic model: guesses of both, 3 × 4 heads) and English (MiniLM: 6 × 12 heads, word pieces pooled to words,
@@ -21,11 +21,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # the app's pages and ui/ (not part of the installed package)
-
-from english_speed import FILLER  # noqa: E402 — bench/ is on the path
-from heads_apart_speed import (  # noqa: E402 — the report, its timers and helpers are that benchmark's
+from bench.app_server import git_state
+from bench.english_speed import FILLER
+from bench.heads_apart_speed import (
     REPORT,
     _fragment_spent,
     _script_spent,
@@ -33,7 +31,9 @@ from heads_apart_speed import (  # noqa: E402 — the report, its timers and hel
     time_fragments,
     watch_script_runs,
 )
-from interaction_speed import git_state, quran_sentence, with_blank  # noqa: E402
+from bench.interaction_speed import quran_sentence, with_blank
+
+ROOT = Path(__file__).resolve().parents[1]
 
 APP = str(ROOT / "app.py")
 

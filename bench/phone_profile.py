@@ -1,6 +1,6 @@
 """Where a phone's wait goes: a JavaScript CPU profile of one quiz's Reveal or one lesson link, on a phone at 4×.
 
-    .venv/bin/python bench/phone_profile.py --link 1 --what reveal --out docs/runs/phone_profile_reveal.txt
+    .venv/bin/python -m bench.phone_profile --link 1 --what reveal --out docs/runs/phone_profile_reveal.txt
 
 The page of bench/phone_speed.py's link (0 Similarity, 1 Trainable, 2 Multi-head), opened as its phone opens it; the
 DevTools protocol's Profiler samples the page's main thread from the Reveal click (or the navigation) until the map
@@ -13,26 +13,22 @@ from __future__ import annotations
 
 import argparse
 import collections
-import shutil
-import sys
 import time
 from pathlib import Path
 from urllib.parse import urlencode
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import phone_speed as bench  # bench/ is on the path
-from app_server import FLAGS, free_port, start_server, stop_server, wait_until_healthy
+from bench import phone_speed
+from bench.app_server import free_port, git_state, launch_chromium, start_server, stop_server, wait_until_healthy
 
 
-def profile(page: object, cdp: object, link: bench.Link, base: str, what: str) -> tuple[float, dict]:
+def profile(page: object, cdp: object, link: phone_speed.Link, base: str, what: str) -> tuple[float, dict]:
     if what == "lesson":
         cdp.send("Profiler.start")
         page.goto(f"{base}/{link.page}?{urlencode(link.lesson())}", wait_until="commit")
-        drawn, started = bench._wait(page, bench.DRAWN, ".js-plotly-plot"), 0.0
+        drawn, started = phone_speed._wait(page, phone_speed.DRAWN, ".js-plotly-plot"), 0.0
     else:
         page.goto(f"{base}/{link.page}?{urlencode(link.quiz)}", wait_until="commit")
-        box = page.locator("[data-testid='stSelectbox']").filter(has_text=bench.PICK_BOX)
+        box = page.locator("[data-testid='stSelectbox']").filter(has_text=phone_speed.PICK_BOX)
         box.locator("input").wait_for(timeout=90_000)
         page.wait_for_function("document.querySelectorAll('[data-stale=\"true\"]').length === 0", timeout=60_000)
         box.locator("input").click()
@@ -42,7 +38,7 @@ def profile(page: object, cdp: object, link: bench.Link, base: str, what: str) -
         cdp.send("Profiler.start")
         started = page.evaluate("performance.now()")
         page.get_by_role("button", name="Reveal", exact=True).click()
-        drawn = bench._wait(page, bench.DRAWN, f"[class*='st-key-{link.page}_quiz_map'] .js-plotly-plot")
+        drawn = phone_speed._wait(page, phone_speed.DRAWN, f"[class*='st-key-{link.page}_quiz_map'] .js-plotly-plot")
     return (drawn - started) / 1000, cdp.send("Profiler.stop")["profile"]
 
 
@@ -89,17 +85,19 @@ def main() -> None:
         print(line, flush=True)
         lines.append(line)
 
-    link = bench.LINKS[args.link]
-    say(f"phone_profile: {bench.git_state()}, {link.name}, {args.what}; {bench._load()}")
+    link = phone_speed.LINKS[args.link]
+    say(f"phone_profile: {git_state()}, {link.name}, {args.what}; {phone_speed._load()}")
     port = free_port()
     server = start_server(port)
     try:
         wait_until_healthy(port, server)
         base = f"http://127.0.0.1:{port}"
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=FLAGS)
-            bench.lesson_run(browser, base, link, bench.LAPTOP, 1, bench.Times())  # models loaded, caches filled
-            context = browser.new_context(**bench.PHONE, locale="en-US")
+            browser = launch_chromium(p)
+            phone_speed.lesson_run(
+                browser, base, link, phone_speed.LAPTOP, 1, phone_speed.Times()
+            )  # models loaded, caches filled
+            context = browser.new_context(**phone_speed.PHONE, locale="en-US")
             page = context.new_page()
             cdp = context.new_cdp_session(page)
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
@@ -109,7 +107,7 @@ def main() -> None:
             browser.close()
     finally:
         stop_server(server)
-    say(f"end: {bench._load()}")
+    say(f"end: {phone_speed._load()}")
     if args.out:
         args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
 

@@ -1,7 +1,7 @@
 """A quiz link on a phone (issue 25): how long a student waits, in Chromium with a phone's profile and a 4× slower CPU.
 
-    .venv/bin/python bench/phone_speed.py                                     # 5 runs of each link (about 10 min)
-    .venv/bin/python bench/phone_speed.py --out docs/runs/phone_speed_after.txt
+    .venv/bin/python -m bench.phone_speed                                     # 5 runs of each link (about 10 min)
+    .venv/bin/python -m bench.phone_speed --out docs/runs/phone_speed_after.txt
 
 A real server (`streamlit run app.py` from the folder this script sits in: a git worktree of an older commit
 measures that commit) and Chromium: a phone (390 × 844, device scale 3, mobile, touch, a phone's User-Agent) whose
@@ -25,24 +25,17 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import shutil
 import statistics
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))
-sys.path.insert(0, str(ROOT))
+from playwright.sync_api import Error as PlaywrightError
 
-from app_server import FLAGS, free_port, start_server, stop_server, wait_until_healthy  # noqa: E402 — bench/ is on the path
-from playwright.sync_api import Error as PlaywrightError  # noqa: E402
-
-from ui.examples import LESSONS  # noqa: E402
+from bench.app_server import free_port, git_state, launch_chromium, start_server, stop_server, wait_until_healthy
+from ui.examples import LESSONS
 
 PHONE = {
     "viewport": {"width": 390, "height": 844},
@@ -185,14 +178,6 @@ def _load() -> str:
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
 
 
-def git_state() -> str:
-    def git(*args: str) -> str:
-        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-
-    dirty = git("status", "--porcelain", "--untracked-files=no")
-    return f"commit {git('rev-parse', '--short', 'HEAD') or '?'}{' + uncommitted edits' if dirty else ''}"
-
-
 def measure(browser: object, base: str, runs: int, say: Callable[[str], None]) -> dict[str, list[float]]:
     everything: dict[str, list[float]] = {
         k: [] for k in ("phone first heatmap", "phone Reveal", "laptop first heatmap")
@@ -262,7 +247,7 @@ def main() -> None:
     try:
         wait_until_healthy(port, server)
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=FLAGS)
+            browser = launch_chromium(p)
             try:
                 everything = measure(browser, f"http://127.0.0.1:{port}", args.runs, say)
             finally:

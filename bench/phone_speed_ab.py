@@ -1,7 +1,7 @@
 """bench/phone_speed.py's measures on two checkouts at once, run by run in turn: before and after on a shared machine.
 
     git worktree add /work/before <old commit>
-    .venv/bin/python bench/phone_speed_ab.py /work/before /work/main --runs 3 --out docs/runs/phone_speed_ab.txt
+    .venv/bin/python -m bench.phone_speed_ab /work/before /work/main --runs 3 --out docs/runs/phone_speed_ab.txt
 
 Sequential runs of phone_speed.py an hour apart met load averages from 6 to 13 on the 2 shared cores, which moved
 every time by more than the change measured. Here each checkout has its own server, both started before any run, and
@@ -12,16 +12,11 @@ from __future__ import annotations
 
 import argparse
 import re
-import shutil
 import statistics
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import app_server  # bench/ is on the path
-import phone_speed as bench
-from app_server import FLAGS, free_port, stop_server, wait_until_healthy
+from bench import phone_speed
+from bench.app_server import free_port, launch_chromium, start_server, stop_server, wait_until_healthy
 
 
 def _median(values: list[float]) -> str:
@@ -49,28 +44,31 @@ def main() -> None:
 
     servers = []
     for root in args.roots:
-        app_server.ROOT = root.resolve()  # start_server runs `streamlit run app.py` in app_server.ROOT
         port = free_port()
-        servers.append((root, port, app_server.start_server(port)))
+        servers.append((root, port, start_server(port, root=root.resolve())))  # `streamlit run app.py` in root
     say(f"phone_speed_ab: {', '.join(str(root) for root in args.roots)}; {args.runs} runs each, in turn")
-    say(f"start: {bench._load()}")
+    say(f"start: {phone_speed._load()}")
     try:
         for _, port, server in servers:
             wait_until_healthy(port, server)
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=FLAGS)
-            for link in bench.LINKS:
-                phone = {root: bench.Times() for root, _, _ in servers}
-                laptop = {root: bench.Times() for root, _, _ in servers}
+            browser = launch_chromium(p)
+            for link in phone_speed.LINKS:
+                phone = {root: phone_speed.Times() for root, _, _ in servers}
+                laptop = {root: phone_speed.Times() for root, _, _ in servers}
                 for _, port, _ in servers:  # the server loads its models and fills its caches
-                    bench.quiz_run(browser, f"http://127.0.0.1:{port}", link, bench.LAPTOP, 1, bench.Times())
-                    bench.lesson_run(browser, f"http://127.0.0.1:{port}", link, bench.LAPTOP, 1, bench.Times())
+                    phone_speed.quiz_run(
+                        browser, f"http://127.0.0.1:{port}", link, phone_speed.LAPTOP, 1, phone_speed.Times()
+                    )
+                    phone_speed.lesson_run(
+                        browser, f"http://127.0.0.1:{port}", link, phone_speed.LAPTOP, 1, phone_speed.Times()
+                    )
                 failed = []
                 for _ in range(args.runs):
                     for run, profile, throttle, times in (
-                        (bench.quiz_run, bench.PHONE, 4, phone),
-                        (bench.lesson_run, bench.PHONE, 4, phone),
-                        (bench.lesson_run, bench.LAPTOP, 1, laptop),
+                        (phone_speed.quiz_run, phone_speed.PHONE, 4, phone),
+                        (phone_speed.lesson_run, phone_speed.PHONE, 4, phone),
+                        (phone_speed.lesson_run, phone_speed.LAPTOP, 1, laptop),
                     ):
                         for root, port, _ in servers:
                             try:
@@ -84,7 +82,7 @@ def main() -> None:
                     say(f"    phone Reveal         {_median(phone[root].reveal)}")
                     say(f"    phone first heatmap  {_median(phone[root].first_heatmap)}")
                     say(f"    laptop first heatmap {_median(laptop[root].first_heatmap)}")
-                say(f"  ({bench._load()})")
+                say(f"  ({phone_speed._load()})")
                 for failure in failed:
                     say(f"  failed (not in the times above): {failure}")
             browser.close()

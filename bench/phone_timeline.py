@@ -1,6 +1,6 @@
 """Where a phone's first heatmap waits: a timeline of one lesson link on a phone at 4×, by the page's own clock.
 
-    .venv/bin/python bench/phone_timeline.py --link 0 --runs 3
+    .venv/bin/python -m bench.phone_timeline --link 0 --runs 3
 
 The link and the phone of bench/phone_speed.py. An init script, run before the app's own code, records (with
 performance.now(), from the start of navigation): the first WebSocket message from the server, the first and last
@@ -12,16 +12,11 @@ the median of the runs; the gaps between marks show whether the server, the netw
 from __future__ import annotations
 
 import argparse
-import shutil
 import statistics
-import sys
-from pathlib import Path
 from urllib.parse import urlencode
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import phone_speed as bench  # bench/ is on the path
-from app_server import FLAGS, free_port, start_server, stop_server, wait_until_healthy
+from bench import phone_speed
+from bench.app_server import free_port, git_state, launch_chromium, start_server, stop_server, wait_until_healthy
 
 # Wraps WebSocket before the app opens one: every message's arrival time, in order.
 RECORDER = """
@@ -56,12 +51,12 @@ CHUNKS = """() => Object.fromEntries(performance.getEntriesByType('resource')
   .map(e => [e.name.split('/').pop().split('.')[0] + ' fetched', e.responseEnd]))"""
 
 
-def one_run(browser: object, base: str, link: bench.Link, verbose: bool = False) -> dict[str, float]:
-    context, page = bench._open(browser, bench.PHONE, 4)
+def one_run(browser: object, base: str, link: phone_speed.Link, verbose: bool = False) -> dict[str, float]:
+    context, page = phone_speed._open(browser, phone_speed.PHONE, 4)
     try:
         page.add_init_script(RECORDER)
         page.goto(f"{base}/{link.page}?{urlencode(link.lesson())}", wait_until="commit")
-        drawn = bench._wait(page, bench.DRAWN, bench.FIRST_HEATMAP)
+        drawn = phone_speed._wait(page, phone_speed.DRAWN, phone_speed.FIRST_HEATMAP)
         page.wait_for_timeout(500)
         marks = {**page.evaluate("window.__marks"), **page.evaluate(CHUNKS)}
         marks["heatmap seen (phone_speed's clock)"] = drawn
@@ -84,20 +79,20 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    link = bench.LINKS[args.link]
+    link = phone_speed.LINKS[args.link]
     port = free_port()
     server = start_server(port)
     try:
         wait_until_healthy(port, server)
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=FLAGS)
+            browser = launch_chromium(p)
             base = f"http://127.0.0.1:{port}"
             one_run(browser, base, link)  # the server loads its model and fills its caches
             runs = [one_run(browser, base, link, verbose=args.messages) for _ in range(args.runs)]
             browser.close()
     finally:
         stop_server(server)
-    print(f"phone_timeline: {bench.git_state()}, {link.name}, {args.runs} runs; {bench._load()}")
+    print(f"phone_timeline: {git_state()}, {link.name}, {args.runs} runs; {phone_speed._load()}")
     names = sorted({name for run in runs for name in run}, key=lambda n: statistics.median(r.get(n, 1e9) for r in runs))
     for name in names:
         values = [run[name] / 1000 for run in runs if name in run]

@@ -1,6 +1,6 @@
 """The section "The probe" of docs/abstraction.md, written from the probe's result files.
 
-    python bench/abstraction_probe.py --render-only    # rewrite the section from the saved JSON, no model run
+    python -m bench.abstraction_probe --render-only    # rewrite the section from the saved JSON, no model run
 
 bench/abstraction_report.py writes the rest of docs/abstraction.md; this module replaces only its own section
 (from its heading to the next heading of the same level), appends it when absent, and creates the file with the
@@ -109,8 +109,11 @@ def variant_line(label: str, path: Path, name: str, main: dict) -> str | None:
     bag, main_bag = task["bag_of_words"]["accuracy"], main["bag_of_words"]["accuracy"]
     best = best_layer(task)
     v = task["against_input_v"][best]
+    # The variants' records predate `python -m bench.…` (they say `python bench/abstraction_probe.py …`): quoted as
+    # they run today, so that the page's commands can be copied.
+    command = variant["command"].replace("python bench/abstraction_probe.py", "python -m bench.abstraction_probe")
     return (
-        f"- {label} (`{variant['command']}`, [runs/{path.stem}.txt](runs/{path.stem}.txt)): "
+        f"- {label} (`{command}`, [runs/{path.stem}.txt](runs/{path.stem}.txt)): "
         f"{task['n_train']:,} training and {task['n_test']:,} held-out texts; accuracy per depth {accuracies} "
         f"(against the run above: {points(task['accuracy'][0], main['accuracy'][0])} at the input V, "
         f"{points(max(task['accuracy']), max(main['accuracy']))} at the best depth); its best layer against its "

@@ -1,7 +1,7 @@
 """Where a server's time goes, from a py-spy profile: per thread role, per kind of work, as shares of all samples.
 
     py-spy record --pid <server pid> --format raw --threads --nonblocking --duration 30 -o profile.raw
-    python bench/profile_summary.py profile.raw [--top 15]        (or profile.raw.gz)
+    python -m bench.profile_summary profile.raw [--top 15]        (or profile.raw.gz)
 
 py-spy samples every thread 100 times a second and drops idle ones, so a share is a share of the CPU the server's
 Python threads used (a thread holding the GIL in C code, as torch does, is sampled as running). Each stack is put

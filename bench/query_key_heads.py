@@ -1,7 +1,7 @@
 """Which head Multi-head's query–key map opens on (issue 23, point 7), and what that costs.
 
-    .venv/bin/python bench/query_key_heads.py                                     # print the report
-    .venv/bin/python bench/query_key_heads.py --out docs/runs/query_key_heads.txt   # also keep it
+    .venv/bin/python -m bench.query_key_heads                                     # print the report
+    .venv/bin/python -m bench.query_key_heads --out docs/runs/query_key_heads.txt   # also keep it
 
 For each sentence (the pages' defaults, the lessons' and the issue's), with the words drawn as the heatmaps draw them
 (whole words, [CLS]/[SEP] shown): layer 1, head 1 (where the pickers used to open) and the head teaching_head picks,

@@ -3,8 +3,8 @@ label may overlap another, cover a point or be cut (attention_core/figures/label
 on three English sentences and of the shipped Arabic model on two, as the Multi-head page draws them (whole words,
 [CLS] and [SEP] shown), W1 and W2 trained; and the figure's cost.
 
-    .venv/bin/python bench/query_key_labels.py                                       # print the report
-    .venv/bin/python bench/query_key_labels.py --out docs/runs/query_key_labels.txt  # also keep it
+    .venv/bin/python -m bench.query_key_labels                                       # print the report
+    .venv/bin/python -m bench.query_key_labels --out docs/runs/query_key_labels.txt  # also keep it
 """
 
 from __future__ import annotations
@@ -13,21 +13,19 @@ import argparse
 import os
 import statistics
 import subprocess
-import sys
 import time
 from datetime import datetime
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from attention_core.figures.query_key_map import query_key_figure
+from attention_core.models.head_view import head_view
+from attention_core.models.pretrained import load_minilm
+from attention_core.models.query_key_words import drawn_queries_keys
+from attention_core.models.trained import load_model
+from attention_core.story.query_key_map import query_key_map
+from attention_core.story.text import tokenize
 
-from attention_core.figures.query_key_map import query_key_figure  # noqa: E402
-from attention_core.models.head_view import head_view  # noqa: E402
-from attention_core.models.pretrained import load_minilm  # noqa: E402
-from attention_core.models.query_key_words import drawn_queries_keys  # noqa: E402
-from attention_core.models.trained import load_model  # noqa: E402
-from attention_core.story.query_key_map import query_key_map  # noqa: E402
-from attention_core.story.text import tokenize  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 ENGLISH = (
     "The animal didn't cross the street because it was too tired",

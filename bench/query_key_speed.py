@@ -1,7 +1,7 @@
 """The query–key map (issue 15, point 3): its own cost, and the reruns of the pages that draw it.
 
-    .venv/bin/python bench/query_key_speed.py                                   # both parts (about a minute)
-    .venv/bin/python bench/query_key_speed.py --out docs/runs/query_key_speed.txt   # also keep the report
+    .venv/bin/python -m bench.query_key_speed                                   # both parts (about a minute)
+    .venv/bin/python -m bench.query_key_speed --out docs/runs/query_key_speed.txt   # also keep the report
 
 1. The map called directly, per step (median of --reps after a warm-up): query_key_map (the PCA of [V1; V2] and the
    strongest pairs), query_key_figure (the scatter, labels placed), and the figure's JSON (plotly.io.to_json, what
@@ -25,11 +25,9 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # the app's pages and ui/ (not part of the installed package)
-
-from english_speed import english_sentence  # noqa: E402 — bench/ is on the path
-from heads_apart_speed import (  # noqa: E402 — the report, its timers and helpers are that benchmark's
+from bench.app_server import git_state
+from bench.english_speed import english_sentence
+from bench.heads_apart_speed import (
     REPORT,
     _fragment_spent,
     _script_spent,
@@ -38,7 +36,9 @@ from heads_apart_speed import (  # noqa: E402 — the report, its timers and hel
     time_fragments,
     watch_script_runs,
 )
-from interaction_speed import git_state, quran_sentence  # noqa: E402
+from bench.interaction_speed import quran_sentence
+
+ROOT = Path(__file__).resolve().parents[1]
 
 APP = str(ROOT / "app.py")
 # ---------------------------------------------------------------------------------------------------------------

@@ -1,20 +1,18 @@
 """The lessons gallery's quiz versions, answered: for each, the question (head, row word), the row's strongest word
 and its weight, and what the lesson's own cell gets, read from the app as a student would see it after Reveal.
 
-    .venv/bin/python bench/quiz_answers.py --out docs/runs/quiz_answers.txt
+    .venv/bin/python -m bench.quiz_answers --out docs/runs/quiz_answers.txt
 """
 
 from __future__ import annotations
 
 import argparse
 import re
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from ui.examples import LESSONS
 
-from ui.examples import LESSONS  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def answer(lesson: object) -> str:

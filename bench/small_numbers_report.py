@@ -3,7 +3,7 @@ docs/minimal-pairs.md quote them: what Rank every head measures on MiniLM (1 −
 order's difference on *the dog bit the man*, the emoji's [UNK] similarities before and after the zero rule, and the
 head each minimal pair follows.
 
-    python bench/small_numbers_report.py > docs/runs/small_numbers.txt
+    python -m bench.small_numbers_report > docs/runs/small_numbers.txt
 """
 
 from __future__ import annotations

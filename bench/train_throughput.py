@@ -1,7 +1,7 @@
 """Training throughput, side by side: our masked-LM trainer vs Hugging Face BertForMaskedLM of the same size.
 
     pip install -r requirements-dev.txt
-    python bench/train_throughput.py --seconds 60
+    python -m bench.train_throughput --seconds 60
 
 Both train on the shipped model's mix (Qurʾān × 4 + hadith, training lines only) with the same output words, model
 size (the shipped preset: hidden 128, 3 layers, 4 heads, feed-forward 512), 15 % masking and AdamW, on the very

@@ -1,6 +1,6 @@
 """How sharp Trainable attention's default heads are: the numbers docs/pages.md quotes.
 
-    python bench/trainable_defaults.py [--seeds 3]
+    python -m bench.trainable_defaults [--seeds 3]
 
 For the page's default English sentence (MiniLM's vectors) and an Arabic one (the shipped model's): the spread of
 the scores and each row's largest weight (averaged over rows and heads; 1/n is flat), at temperature 1 and 0.1,

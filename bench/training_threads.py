@@ -1,6 +1,6 @@
 """Training steps per second with one torch thread against two, on this machine as it is (other work running).
 
-    python bench/training_threads.py --rounds 4 --seconds 8
+    python -m bench.training_threads --rounds 4 --seconds 8
 
 The Train page's run trains in a thread of the app's server, beside every session's page runs. This times the
 live demo's steps (the "live" preset, the Qurʾān, 64 sentences a step, as attention_core.training.live trains

@@ -1,6 +1,6 @@
 """Which word-piece algorithm the Arabic model reads by: WordPiece, BPE and Unigram measured side by side.
 
-    python bench/word_pieces_choice.py            # prints a markdown table and one JSON object
+    python -m bench.word_pieces_choice            # prints a markdown table and one JSON object
 
 Each algorithm (Hugging Face `tokenizers`) learns 16,000 pieces from the normalised words of the shipped model's
 training text (Qurʾān + hadith, training lines only; each word shown min(count, 50) times, as

@@ -13,7 +13,8 @@ the run directory (--run-dir; by default a fresh temporary one, removed at the e
 and the apps write: nginx.conf, nginx.pid, error.log, access.log, nginx's temp folders, app-<port>.log (an app's
 output) and app-<port>.pid. Then the script supervises: an app that exits is started again (said on stderr) while
 nginx sends its students to the others; SIGTERM or Ctrl-C stops nginx and every app. --upstream adds app servers
-that run elsewhere (started and watched there). Standard library only.
+that run elsewhere (started and watched there). Standard library only: run as a script from any folder (the
+tests import it as `deploy.serve`).
 """
 
 from __future__ import annotations

@@ -188,7 +188,7 @@ def test_the_probe_is_shown_from_its_file_and_its_absence_is_said(tmp_path: Path
     at = open_link("abstraction", abstraction_sentence=GOLD)
     assert any("bench/abstraction_probe.py" in info.value for info in at.info)
     probe = {
-        "command": "python bench/abstraction_probe.py",
+        "command": "python -m bench.abstraction_probe",
         "tasks": [
             {
                 "name": "sura revelation",

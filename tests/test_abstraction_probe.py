@@ -124,7 +124,7 @@ def shipped_probe() -> dict:
 
 def test_the_shipped_probe_file_has_one_accuracy_per_depth(shipped_probe):
     n_layers = json.loads((SHIPPED / "config.json").read_text(encoding="utf-8"))["n_layers"]
-    assert shipped_probe["command"].startswith("python bench/abstraction_probe.py")
+    assert shipped_probe["command"].startswith("python -m bench.abstraction_probe")
     tasks = {task["name"]: task for task in shipped_probe["tasks"]}
     assert set(tasks) == {"hadith book", "sura revelation"}
     assert tasks["hadith book"]["corpus"] == "hadith" and tasks["sura revelation"]["corpus"] == "quran"

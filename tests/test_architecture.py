@@ -155,3 +155,21 @@ def test_each_floor_of_attention_core_reads_only_the_floors_below_it() -> None:
                 if FLOORS[other] >= level:
                     upward.append(f"{path.relative_to(ROOT)} imports attention_core.{other}")
     assert upward == []
+
+
+# Where the project's Python lives: each folder is a package run from the root (`python -m bench.x`), so nothing
+# needs to reach a sibling or the root by editing the import path.
+PYTHON_HOMES = ("bench", "tools", "tests", "deploy", "ui", "pages", "attention_core", "classroom")
+
+
+def test_no_file_edits_the_import_path() -> None:
+    """bench/, tools/ and deploy/ are packages run with `python -m` from the project's root: none puts a folder on
+    sys.path to import a sibling by its bare name (two copies of one module, each with its own state)."""
+    edit = re.compile(r"sys\.path\.(insert|append)\b")
+    files = [ROOT / "app.py", *(path for home in PYTHON_HOMES for path in sorted((ROOT / home).rglob("*.py")))]
+    editing = [
+        str(path.relative_to(ROOT))
+        for path in files
+        if not {".venv", "build"} & set(path.relative_to(ROOT).parts) and edit.search(path.read_text(encoding="utf-8"))
+    ]
+    assert editing == []

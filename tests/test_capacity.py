@@ -5,20 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from bench.app_server import port_is_free, start_server, stop_server, wait_until_healthy
+from bench.class_load import FULL
+from bench.st_client import Tab
 from ui.capacity import MAX_SESSIONS_ENV, Admission, max_sessions_from_environment
-
-BENCH = Path(__file__).resolve().parents[1] / "bench"
-sys.path.insert(0, str(BENCH))  # the bench scripts import each other by name, as they do when run as scripts
-
-from app_server import port_is_free, start_server, stop_server, wait_until_healthy  # noqa: E402
-from class_load import FULL  # noqa: E402
-from st_client import Tab  # noqa: E402
 
 
 def test_admission_keeps_seats_for_admitted_sessions_and_frees_closed_ones() -> None:

@@ -4,19 +4,14 @@ speaking the protocol Streamlit speaks, so that it cannot rot silently. No brows
 from __future__ import annotations
 
 import asyncio
-import sys
 import urllib.parse
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
-sys.path.insert(0, str(BENCH))  # the bench scripts import each other by name, as they do when run as scripts
-
-from app_server import port_is_free, start_server, stop_server, wait_until_healthy  # noqa: E402
-from class_load import run_class  # noqa: E402
-from st_client import Tab  # noqa: E402
+from bench.app_server import port_is_free, start_server, stop_server, wait_until_healthy
+from bench.class_load import run_class
+from bench.st_client import Tab
 
 PORTS = range(8741, 8750)  # the benchmarks' ports
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -25,15 +24,13 @@ from urllib.parse import urlencode
 
 import pytest
 
+from bench.app_server import launch_chromium
+from bench.class_load import run_class
+from bench.st_client import Run, Tab
+from deploy.serve import answers_health, find_nginx
+from tests.test_browser import ARABIC, _missing_browser, tick_labels, wait_for_charts
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))  # the bench scripts import each other by name, as they do when run as scripts
-sys.path.insert(0, str(ROOT / "deploy"))
-
-from class_load import run_class  # noqa: E402
-from serve import answers_health, find_nginx  # noqa: E402
-from st_client import Run, Tab  # noqa: E402
-
-from tests.test_browser import ARABIC, FLAGS, _missing_browser, tick_labels, wait_for_charts  # noqa: E402
 
 # Three ports each (nginx, two apps), apart from the benchmarks' 8741–8749 and 8611–8613.
 PORTS = range(8760, 8790, 3)
@@ -176,7 +173,7 @@ def chromium() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=FLAGS)
+        browser = launch_chromium(p)
         try:
             yield browser
         finally:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -227,7 +226,7 @@ def app_and_browser(port: int | None, running: str = "") -> Iterator[tuple[str, 
     """The app (started here on `port`, a free one if None, or the one `running` at that address) and Chromium."""
     from playwright.sync_api import sync_playwright
 
-    from bench.app_server import FLAGS, free_port, start_server, stop_server, wait_until_healthy
+    from bench.app_server import free_port, launch_chromium, start_server, stop_server, wait_until_healthy
 
     port = port or free_port()
     server = None if running else start_server(port)
@@ -235,7 +234,7 @@ def app_and_browser(port: int | None, running: str = "") -> Iterator[tuple[str, 
         if server is not None:
             wait_until_healthy(port, server)
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=FLAGS)
+            browser = launch_chromium(p)
             yield running or f"http://127.0.0.1:{port}", browser
             browser.close()
     finally:

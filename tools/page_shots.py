@@ -15,13 +15,12 @@ and exits 1 when a text differs or a shot is missing.
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 import urllib.parse
 from pathlib import Path
 
-from bench.app_server import FLAGS, free_port, start_server, stop_server, wait_until_healthy
-from bench.figure_overlaps import SIZES, Size, settle
+from bench.app_server import free_port, launch_chromium, settle, start_server, stop_server, wait_until_healthy
+from bench.figure_overlaps import SIZES, Size
 from ui.page_registry import PAGES
 
 LANGUAGES = ("en", "ar")
@@ -55,7 +54,7 @@ def shoot(out: Path, root: Path, port: int) -> int:
         wait_until_healthy(port, server)
         base = f"http://127.0.0.1:{port}"
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=FLAGS)
+            browser = launch_chromium(p)
             for page in PAGES:
                 for size in SIZES:
                     for language in LANGUAGES:

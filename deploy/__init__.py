@@ -1,0 +1,1 @@
+"""Serving many classes from one machine: deploy/serve.py (nginx in front of several app processes)."""
