@@ -230,10 +230,10 @@ def install_knock_out_timers() -> None:
             _patch(ui.knock_out_view, name, "model")
     _patch(ui.head_roles_view, "head_roles", "model")
     for module in (ui.knock_out_view, ui.rollout_view):
-        for name in ("heatmap", "heatmap_grid", "head_values", "importance_map", "head_picker"):
+        for name in ("heatmap", "heatmap_grid", "head_values", "importance_map", "clickable_heads_map"):
             if hasattr(module, name):
                 _patch(module, name, "heatmap")
-    for name in ("role_map", "head_values", "importance_map", "head_picker"):
+    for name in ("role_map", "head_values", "importance_map", "clickable_heads_map"):
         if hasattr(head_maps, name):
             _patch(head_maps, name, "heatmap")
     _patch(ui.head_roles_view, "role_map", "heatmap")

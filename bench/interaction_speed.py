@@ -107,6 +107,7 @@ def install_timers() -> None:
     import attention_core.figures.heatmaps as figures
     import attention_core.models.head_view as heads
     import attention_core.story.attention as attention
+    import ui.head_grid
     import ui.show
     from attention_core.models.trained import TrainedModel
 
@@ -117,7 +118,7 @@ def install_timers() -> None:
     for name in ("attend", "attend_heads", "similarity", "unit_vectors", "random_projections"):
         _patch(attention, name, "maths")
     _patch(figures, "heatmap", "heatmap")
-    _patch(ui.show, "heatmap_grid", "heatmap")  # head_grid's own reference
+    _patch(ui.head_grid, "heatmap_grid", "heatmap")  # head_grid's own reference
     _patch(plotly.tools, "return_figure_from_figure_or_data", "fig check")
     _patch(plotly.io, "to_json", "to_json")
     _patch(ui.show, "figure_table", "csv")

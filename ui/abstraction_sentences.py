@@ -416,7 +416,7 @@ def show_probe() -> None:
     if not tasks:
         st.info(
             _(
-                "The probe's results are not here yet: `python bench/abstraction_probe.py` writes them to "
+                "The probe's results are not here yet: `python -m bench.abstraction_probe` writes them to "
                 "`attention_core/shipped/arabic/probe.json`, and this page shows them once the file is there."
             )
         )

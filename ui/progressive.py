@@ -16,8 +16,6 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.screen import current_screen
-
 # Plotly's chunk, as the frontend names it: importing the same file makes the frontend's own import find it loaded.
 _PLOTLY_CHUNK = next((p.name for p in (Path(st.__file__).parent / "static/static/js").glob("PlotlyChart.*.js")), "")
 _PRELOAD_JS = r"""
@@ -93,10 +91,11 @@ def when_drawn(key: str, chart: str, flag: str, *, exact: bool = False) -> None:
     )
 
 
-def on_phone() -> bool:
-    """Whether this session's screen is a phone's: the one definition the figures use too (a window narrower than
-    figures.screen.PHONE_PX, as the browser reported it; before it has, a User-Agent that says "Mobile")."""
-    return current_screen().phone
+def phone_browser() -> bool:
+    """Whether the browser is a phone's (its User-Agent names "Mobile", as phones' browsers do): what depends on the
+    device, such as painting a first heatmap as a picture while Plotly's code loads. What depends on the window's
+    width (a figure's layout) reads current_screen().phone instead: a narrow desktop window is no slow phone."""
+    return "Mobile" in (st.context.headers.get("User-Agent", "") if st.context.headers else "")
 
 
 def _first_heatmap_drawn(page: str) -> str:
@@ -109,7 +108,7 @@ def first_heatmap_drawn(page: str) -> None:
 
 
 def _first_view_on_phone(page: str) -> bool:
-    return on_phone() and not st.session_state.get(_first_heatmap_drawn(page))
+    return phone_browser() and not st.session_state.get(_first_heatmap_drawn(page))
 
 
 def painting_first() -> bool:
