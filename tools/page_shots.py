@@ -7,9 +7,9 @@ such sets: the check that a change of structure left what users see unchanged (i
 `shoot` starts `streamlit run app.py` in --root (default: this checkout), opens every page of the app's page
 registry (ui/page_registry.py) on a 390 × 844 phone, a 1280 × 720 projector in presentation mode and a 1400 × 900
 desktop (bench/figure_overlaps.SIZES), once in English and once with `?lang=ar`, waits until the page has settled
-(no script running, every chart laid out, the DOM quiet), and writes PAGE-SIZE-LANG.png and PAGE-SIZE-LANG.txt (the
-page's visible text). `compare` prints, per shot, whether the texts are equal and the share of pixels that differ,
-and exits 1 when a text differs or a shot is missing.
+(no script running, every chart laid out, the DOM quiet), and writes PAGE-SIZE-LANG.png (the whole page: the window
+is made as tall as it) and PAGE-SIZE-LANG.txt (the page's visible text). `compare` prints, per shot, whether the
+texts are equal and the share of pixels that differ, and exits 1 when a text differs or a shot is missing.
 """
 
 from __future__ import annotations
@@ -25,6 +25,9 @@ from ui.page_registry import PAGES
 
 LANGUAGES = ("en", "ar")
 PRESENTATION = {"en": "Presentation mode", "ar": "وضع العرض"}
+MAX_HEIGHT = 16_000  # px: Chromium draws taller windows, but slowly
+PAGE_HEIGHT_JS = """() => Math.max(document.documentElement.scrollHeight, ...[...document.querySelectorAll(
+  '[data-testid="stMain"], [data-testid="stAppScrollToBottomContainer"]')].map(e => e.scrollHeight))"""
 
 
 def shoot_page(browser: object, base: str, path: str, size: Size, language: str, out: Path) -> None:
@@ -39,6 +42,10 @@ def shoot_page(browser: object, base: str, path: str, size: Size, language: str,
     if size.presentation:
         page.locator("[data-testid=stSidebar]").get_by_text(PRESENTATION[language]).click()
         settle(page)
+    # The whole page, not the window: Streamlit scrolls inside its main area, so the window is made as tall as it.
+    height = page.evaluate(PAGE_HEIGHT_JS)
+    page.set_viewport_size({"width": size.width, "height": min(int(height) + 100, MAX_HEIGHT)})
+    settle(page)
     name = f"{path or 'start'}-{size.name}-{language}"
     page.screenshot(path=str(out / f"{name}.png"), full_page=True)
     (out / f"{name}.txt").write_text(page.locator("[data-testid=stMain]").inner_text(), encoding="utf-8")
