@@ -1,7 +1,8 @@
 """A live class (issue 26): the teacher asks, every student answers from a phone, the class's answers meet the model's.
 
 A service beside attention_core (it never imports streamlit): the store that holds a class outside any one app
-process, and the pure parts the pages use (limits.py, plan.py, summary.py, qr.py).
+process (store.py: the contract every store keeps, typed), the question it holds (question.py: one record per kind
+of question, to and from the store's JSON), and the pure parts the pages use (limits.py, plan.py, summary.py, qr.py).
 
     from classroom import open_store
     store = open_store()                      # the default SQLite file, or ATTENTION_CLASS_STORE
@@ -62,9 +63,14 @@ def open_store(url: str | None = None, *, clock: Clock = time.time, idle_seconds
         path = url[len("sqlite:///") :]
         if url[: len("sqlite:///")].lower() != "sqlite:///" or not path or path == ":memory:":
             raise ValueError(f"A SQLite store is a file: sqlite:///path/to/classes.db, not {url!r}.")
-        return cast(ClassStore, Guarded(SqliteStore(path, clock=clock, idle_seconds=idle_seconds)))
+        return _guarded(SqliteStore(path, clock=clock, idle_seconds=idle_seconds))
     if scheme in ("redis", "rediss", "unix"):
         from classroom.redis_store import RedisStore  # only a Redis store needs the redis package
 
-        return cast(ClassStore, Guarded(RedisStore(url, clock=clock, idle_seconds=idle_seconds)))
+        return _guarded(RedisStore(url, clock=clock, idle_seconds=idle_seconds))
     raise ValueError(f"Unknown class store {url!r}: use sqlite:///path.db or redis://host:port/0.")
+
+
+def _guarded(store: ClassStore) -> ClassStore:
+    """`store` (checked by mypy against the ClassStore contract here) with its backend's faults said as one error."""
+    return cast(ClassStore, Guarded(store))

@@ -1,6 +1,6 @@
 """A teacher's lesson plan: the class's questions prepared in advance, saved as a JSON file and opened again.
 
-Each question is a quiz link as the app makes them (ui/live_class.py quiz_link, ui/examples.py Lesson.quiz_query
+Each question is a quiz link as the app makes them (ui/live_class/session.py quiz_link, ui/examples.py Lesson.quiz_query
 through ui/links.py href: `similarity?lesson=…&similarity_sentence=…&similarity_quiz=true&similarity_quiz_row=it`),
 a reflection prompt shown after the reveal, whether the page's controls are locked for students (locked: a student
 sees the sentence and the question, never the settings that would give the answer away), and, for the plan's list,
@@ -8,7 +8,7 @@ the sentence and the word asked about.
 
 The file comes back from a teacher's disk, so everything in it is checked: a link keeps only its page and query
 (the host is dropped, so a plan can never send a class elsewhere), and every bad input is a ValueError saying what.
-The pages use to_json(items) and from_json(text), over the rows ui/live_plan_view.py keeps.
+The pages use to_json(items) and from_json(text), over the rows ui/live_class/plan.py keeps.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 import streamlit as st
 
 from ui.i18n import _
-from ui.live_join_view import join_class
-from ui.live_remote_view import remote_control
+from ui.live_class.remote import remote_control
+from ui.live_class.student import join_class
 from ui.navigation import ensure_app_frame
 
 ensure_app_frame()

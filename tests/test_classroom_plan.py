@@ -59,7 +59,7 @@ def test_a_saved_plan_reads_back_equal() -> None:
 
 
 def test_a_pages_plan_rows_go_to_a_file_and_come_back() -> None:
-    """ui/live_plan_view.py keeps rows {link, page, word, sentence, locked, prompt}: to_json, then from_json."""
+    """ui/live_class/plan.py keeps rows {link, page, word, sentence, locked, prompt}: to_json, then from_json."""
     rows = [
         {"link": QUIZ, "page": "similarity", "word": "cat", "sentence": "the cat sat", "locked": True, "prompt": "?"},
         {"link": APP_LINKS[0], "page": "x", "word": "", "sentence": "", "locked": False, "prompt": ""},

@@ -51,7 +51,7 @@ def test_every_marked_string_has_its_translation_with_the_same_placeholders(lang
 def python_files() -> list[Path]:
     folders = [ROOT / "pages", ROOT / "ui"]
     package = sorted((ROOT / "attention_core").rglob("*.py"))
-    return [ROOT / "app.py", *(path for folder in folders for path in sorted(folder.glob("*.py"))), *package]
+    return [ROOT / "app.py", *(path for folder in folders for path in sorted(folder.rglob("*.py"))), *package]
 
 
 @pytest.mark.parametrize("path", python_files(), ids=lambda path: str(path.relative_to(ROOT)))

@@ -18,7 +18,7 @@ from classroom.plan import from_json
 from tests.conftest import assert_clean, figure_of, open_framed_link, open_link, values
 from tests.test_arabic_interface import english_left, page_texts, typed_words
 from ui.examples import LESSONS, QUIZ_PAGES
-from ui.live_plan_view import plan_json
+from ui.live_class.plan import plan_json
 
 IT_TIRED = "The animal didn't cross the street because it was too tired"
 HEADS_QUIZ = {"heads_sentence": IT_TIRED, "heads_quiz": "true", "heads_quiz_head": "L4 H2", "heads_quiz_row": "it"}

@@ -1,4 +1,4 @@
-"""The lesson plan's list (ui/live_plan_view.py): each line names the question's head, read from its quiz link, in the
+"""The lesson plan's list (ui/live_class/plan.py): each line names the question's head, read from its quiz link, in the
 reader's language, whatever language the link was made in."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ IT_TIRED = "The animal didn't cross the street because it was too tired"
 
 
 def _plan_lines() -> None:
-    from ui.live_plan_view import _plan_line, plan_items
+    from ui.live_class.plan import _plan_line, plan_items
 
     for i, item in enumerate(plan_items()):
         _plan_line(i, item)

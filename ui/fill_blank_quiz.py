@@ -14,11 +14,12 @@ import streamlit as st
 
 from attention_core.figures.numbers import written_alone
 from attention_core.story.text import Token
+from classroom.question import GuessQuestion
 from ui.bidi import isolate
 from ui.i18n import _
 from ui.lesson_view import show_lesson_line
-from ui.live_class import GuessQuestion, quiz_link
-from ui.live_class_view import live_class_panel, start_live_class
+from ui.live_class.session import quiz_link
+from ui.live_class.teacher import live_class_panel, start_live_class
 from ui.reveal import hide_again, revealed
 from ui.show import plain
 
@@ -34,7 +35,7 @@ def hidden_word_key(tokens: Sequence[Token]) -> str:
 
 def guess_the_guess(guesses: list[tuple[str, float]], asked: tuple[object, ...], sentence: str, rtl: bool) -> bool:
     """The switch and, while it is on, the question, the pick and Reveal, or a live class's panel in place of the
-    pick (ui/live_class_view.py). guesses: the model's, best first (at least CHOICES); asked: what makes the question
+    pick (ui/live_class/teacher.py). guesses: the model's, best first (at least CHOICES); asked: what makes the question
     (the sentence as read, the model); sentence: as the question shows it, the blank as [MASK]. Returns whether the
     page may show the model's guesses and the rest of itself."""
     if not st.toggle(
@@ -49,7 +50,14 @@ def guess_the_guess(guesses: list[tuple[str, float]], asked: tuple[object, ...],
     options = sorted((word for word, _p in guesses[:CHOICES]), key=str.casefold)
     probability = dict(guesses)
     link = quiz_link(PAGE, {f"{PAGE}_quiz": "true"})
-    question = GuessQuestion(PAGE, link, sentence, tuple(options), tuple(probability[w] for w in options), rtl)
+    question = GuessQuestion.ask(
+        page=PAGE,
+        link=link,
+        sentence=sentence,
+        choices=options,
+        probabilities=[probability[w] for w in options],
+        rtl=rtl,
+    )
     live = live_class_panel(question)  # a live class's panel takes the place of the teacher's own pick
     if live is not None:
         return live

@@ -19,15 +19,16 @@ from attention_core.figures.heatmaps import MatrixKind, heatmap
 from attention_core.figures.marks import outline_cell
 from attention_core.figures.numbers import written_alone
 from attention_core.story.guess_score import PickScore, score_pick, score_shares
+from classroom.question import AttentionQuestion
 from ui.accessibility import focus_here
 from ui.bidi import isolate
 from ui.i18n import N_, SOURCE_LANGUAGE, _
 from ui.lesson_view import show_lesson_line
 from ui.linked_options import follow_link, translated_options
 from ui.links import link_to_this_view
-from ui.live_class import QuizQuestion, english_head_name, quiz_link
-from ui.live_class_view import live_class_panel, start_live_class
-from ui.progressive import first_heatmap_drawn, on_phone, preload_charts, when_drawn
+from ui.live_class.session import english_head_name, quiz_link
+from ui.live_class.teacher import live_class_panel, start_live_class
+from ui.progressive import first_heatmap_drawn, phone_browser, preload_charts, when_drawn
 from ui.show import chart, plain
 from ui.tokens import place_names
 
@@ -50,7 +51,7 @@ def load_chart_code(page: str) -> None:
     once the box to answer in is drawn: the question first. (A laptop opening a page gained nothing from it.)"""
     if quiz_asked(page):
         preload_charts(page, after=f"[class*='st-key-{page}_quiz_pick']")
-    elif on_phone():
+    elif phone_browser():
         preload_charts(page)
 
 
@@ -138,8 +139,19 @@ def guess_then_reveal(
     if len(map_names) > 1:
         english_head = names_in(SOURCE_LANGUAGE)[head] if names_in else english_head_name(map_names[head])
     link = quiz_link(page, question_query)
-    asked = QuizQuestion(page, link, shown, english_head, row_word, tuple(labels), maps[head], kind, rtl)
-    with answer:  # a live class's panel takes the place of the teacher's own guess (ui/live_class_view.py)
+    asked = AttentionQuestion.ask(
+        page=page,
+        link=link,
+        sentence=shown,
+        head=english_head,
+        row_index=row_word,
+        labels=labels,
+        choices=names,
+        rows=maps[head].tolist(),
+        kind=kind,
+        rtl=rtl,
+    )
+    with answer:  # a live class's panel takes the place of the teacher's own guess (ui/live_class/teacher.py)
         live = live_class_panel(asked)
         if live is None:
             guess_and_answer(page, maps[head], labels, row_word, rtl, kind, shares, question)

@@ -16,12 +16,12 @@ from streamlit.navigation.page import StreamlitPage
 from ui.accessibility import accessible_page
 from ui.browser_memory import sync_browser_memory
 from ui.i18n import N_, _, language_switch, right_to_left, settle_language
-from ui.live_class import live_class_note
-from ui.live_plan_view import arrive_from_plan
+from ui.live_class.plan import arrive_from_plan
+from ui.live_class.plan_memory import keep_the_plan
+from ui.live_class.session import live_class_note
 from ui.models import model_credit
 from ui.page_registry import PAGES
 from ui.phone_menu import close_menu_on_pick
-from ui.plan_memory import keep_the_plan
 from ui.screen import report_screen
 from ui.server import limit_malloc_arenas, one_torch_thread
 from ui.style import apply_style, presentation_toggle

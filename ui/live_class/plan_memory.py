@@ -1,7 +1,7 @@
 """The teacher's lesson plan kept by the browser (issue 33): a reload, a new tab or a crashed process brings the plan
 back, as presentation mode and the class come back.
 
-The plan lives in the session (ui/live_plan_view.PLAN_KEY); here it is mirrored into the browser's localStorage
+The plan lives in the session (plan.PLAN_KEY); here it is mirrored into the browser's localStorage
 (ui/browser_memory.py: a plan of 30 quiz links is too large for a cookie) whenever it changes, and read back into a
 new session that has none. It goes through the same check as an uploaded plan file (classroom.plan): what comes
 back from a browser is treated as a file the user chose.
@@ -13,8 +13,8 @@ import streamlit as st
 
 from classroom.plan import from_json, to_json
 from ui.browser_memory import keep_locally, recalled_locally
-from ui.live_class import app_host
-from ui.live_plan_view import PLAN_KEY
+from ui.live_class.plan import PLAN_KEY
+from ui.live_class.session import app_host
 
 PLAN_ITEM = "attention.plan"  # the localStorage item (ui/browser_memory.LOCAL_NAMES)
 _KEPT = "plan_memory_kept"  # session: the plan's JSON as last given to the browser

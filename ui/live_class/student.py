@@ -2,7 +2,8 @@
 name, then the teacher's question with the map hidden, one answer (a change before the reveal replaces it), and
 "waiting for the teacher" until the reveal, which a fragment polling the store every second brings to the screen
 without a click; then the model's row and map, drawn from the question the teacher stored (no model here), with the
-student's answer and the class's. A new question from the teacher appears by itself.
+student's answer and the class's. A new question from the teacher appears by itself. The question, the answer
+form and the answer are drawn by the question's kind (questions.py), from the record the store returned.
 """
 
 from __future__ import annotations
@@ -11,22 +12,19 @@ import math
 import re
 import secrets
 import time
-from typing import Any, cast
 
 import streamlit as st
-import torch
 
-from attention_core.figures.class_answers import class_bars
-from attention_core.figures.heatmaps import MatrixKind, heatmap
-from attention_core.figures.marks import outline_cell
 from classroom import ClassEnded, ClassNotFound, StoreUnavailableError
 from classroom.limits import JoinLimiter, TooManyWrongCodesError
+from classroom.question import OpenRoom, Question, read_question
 from classroom.rules import ClassStatus, check_name, check_student, normalise_code
 from ui.bidi import isolate
 from ui.browser_memory import forget, recalled, remember
-from ui.i18n import LANGUAGE_KEY, N_, SOURCE_LANGUAGE, _, language, ngettext, say
-from ui.live_class import asks_guess, class_store, shown_head
-from ui.show import chart, plain
+from ui.i18n import _, ngettext, say
+from ui.live_class.questions import answer_form, ask, show_answer
+from ui.live_class.session import class_store
+from ui.markdown import plain
 
 JOINED_KEY = "live_joined"  # session: the code of the class this student joined
 STUDENT_KEY = "live_student"  # session: this student's opaque id (nothing about the student is in it)
@@ -172,53 +170,17 @@ def _in_class(code: str) -> None:
     row.caption(who)
     row.button(_("Leave"), key="join_leave", on_click=_leave)
     _watch(code, (status.question_number, status.revealed, status.ended))
-    question = status.question
-    if question.get("lobby"):
+    question = read_question(status.question)
+    if isinstance(question, OpenRoom):
         st.info(_("You are in. The teacher's first question appears here by itself."), icon=":material/groups:")
         return
-    _ask(question, status.question_number)
+    ask(question, status.question_number)
     _teacher_away(status)
     if status.revealed:
         with st.container(key="join_answer"):
             _answer(code, question)
     else:
         _pick(code, question, status.question_number, name, status.seconds_left(time.time()))
-
-
-# What the answer says, for each kind of question (the model's row is where a word attends, or its guesses).
-ATTENTION_SAID = {
-    "lost": N_(
-        "The model attends most to {answer}. Your answer, {word}, did not reach the class before the reveal: the "
-        "class's store was not answering."
-    ),
-    "none": N_("The model attends most to {answer}. You did not answer this one."),
-    "hit": N_("**Hit.** You picked {word}, and the model attends most to {answer}."),
-    "miss": N_("**Not this time.** You picked {word}; the model attends most to {answer}."),
-}
-GUESS_SAID = {
-    "lost": N_(
-        "The model's first guess is {answer}. Your answer, {word}, did not reach the class before the reveal: the "
-        "class's store was not answering."
-    ),
-    "none": N_("The model's first guess is {answer}. You did not answer this one."),
-    "hit": N_("**Hit.** You picked {word}, and the model's first guess is {answer}."),
-    "miss": N_("**Not this time.** You picked {word}; the model's first guess is {answer}."),
-}
-
-
-def _ask(question: dict[str, Any], number: int) -> None:
-    word = _("“{word}”").format(word=isolate(plain(str(question.get("row", "")))))
-    head = shown_head(question.get("head"))
-    st.subheader(_("Question {n}").format(n=number))
-    if asks_guess(question):
-        st.markdown(_("**Which word will the model guess first for the blank?**"))
-    elif head:
-        st.markdown(_("**{head} · Which word does {word} attend to most?**").format(head=head, word=word))
-    else:
-        st.markdown(_("**Which word does {word} attend to most?**").format(word=word))
-    sentence = str(question.get("sentence", ""))
-    if sentence:
-        st.markdown(_("In the sentence: {sentence}").format(sentence=isolate(plain(sentence))))
 
 
 def _teacher_away(status: ClassStatus) -> None:
@@ -248,17 +210,9 @@ def _send(code: str, number: int, picked: str, name: str) -> bool | None:
     return stored
 
 
-def _pick(code: str, question: dict[str, Any], number: int, name: str, left: float | None) -> None:
-    choices = [str(c) for c in question.get("choices", [])]
+def _pick(code: str, question: Question, number: int, name: str, left: float | None) -> None:
     closed = left is not None and left <= 0
-    picked = st.selectbox(
-        _("The model's first guess") if asks_guess(question) else _("The word it attends to most"),
-        choices,
-        index=None,
-        placeholder=_("Pick a word"),
-        key=f"join_pick_{code}_{number}",
-        disabled=closed,
-    )
+    picked = answer_form(question, key=f"join_pick_{code}_{number}", closed=closed)
     sent = st.session_state.get(SENT_KEY)
     if sent is None or sent[:2] != (code, number):  # a new session (a reload, a tab, another process): her answer
         try:
@@ -295,59 +249,14 @@ def _pick(code: str, question: dict[str, Any], number: int, name: str, left: flo
         st.info(_("Waiting for the teacher to reveal the answer…"), icon=":material/hourglass_top:")
 
 
-def _answer(code: str, question: dict[str, Any]) -> None:
-    """The model's row and map, the student's answer outlined, and the class's answers beside the model's."""
-    choices = [str(c) for c in question.get("choices", [])]
-    labels = [str(c) for c in question.get("labels", choices)]
-    row = [float(v) for v in question.get("weights", [])]
-    rtl = bool(question.get("rtl"))
+def _answer(code: str, question: Question) -> None:
+    """The model's answer beside the student's and the class's (questions.show_answer), from the stored question."""
     try:
         mine, tally = class_store().my_answer(code, student_id()), class_store().tally(code)
     except StoreUnavailableError:  # the page says the store is down above; the answer is drawn without the class's
         mine, tally = None, {}
-    picked = choices.index(mine) if mine in choices else None
-    model = str(question.get("model_answer", ""))
-    said = {"word": isolate(plain(mine or "")), "answer": isolate(plain(model))}
     lost = st.session_state.get(LOST_KEY)
-    said_of = GUESS_SAID if asks_guess(question) else ATTENTION_SAID
-    if mine is None and lost is not None and lost[0] == code:
-        st.warning(
-            _(said_of["lost"]).format(answer=said["answer"], word=isolate(plain(str(lost[2])))),
-            icon=":material/cloud_off:",
-        )
-    elif mine is None:
-        st.info(_(said_of["none"]).format(**said))
-    elif mine == model:
-        st.success(_(said_of["hit"]).format(**said))
-    else:
-        st.warning(_(said_of["miss"]).format(**said))
-    prompt = str(question.get("prompt") or "")
-    if prompt:
-        st.markdown(_("**To think about:** {prompt}").format(prompt=plain(prompt)))
-    # The class's answers beside the model's row first (on a phone, within the first screen), then the head's map.
-    kind = cast(MatrixKind, question.get("kind", "weights"))
-    bars = class_bars(choices, tally, row, rtl=rtl, kind=kind, picked=picked)
-    chart(bars, "join_tally", table=False)  # her word keeps its label on a phone; raw scores on their own axis
-    st.caption(
-        _("Orange: the share of the class that picked each word; blue: the model's probability for each word.")
-        if asks_guess(question)
-        else _("Orange: the share of the class that picked each word; blue: the model's weights.")
-        if kind == "weights"
-        else _("Orange: the share of the class that picked each word; blue: the model's scores, on their own axis.")
-    )
-    if question.get("map"):
-        index = int(question.get("row_index", 0))
-        weights = torch.tensor(question["map"], dtype=torch.float32)
-        figure = heatmap(weights, labels, labels, kind=kind, rtl=rtl)
-        chart(outline_cell(figure, index, picked) if picked is not None else figure, "join_map", table=False)
-        word = isolate(plain(choices[index] if index < len(choices) else ""))
-        st.caption(_("The head's map: row {word} is the question; outlined: your word.").format(word=word))
-    if not question.get("locked", True) and question.get("link"):
-        link = str(question["link"])
-        if language() != SOURCE_LANGUAGE:
-            link += f"&{LANGUAGE_KEY}={language()}"
-        st.markdown(_("[Open this question's page and explore it]({link})").format(link=link))
-    st.caption(_("The next question appears here by itself."))
+    show_answer(question, mine=mine, tally=tally, lost=str(lost[2]) if lost is not None and lost[0] == code else None)
 
 
 # The store, read every second, alone: when the teacher reveals, asks the next question or ends the class, the page

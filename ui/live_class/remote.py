@@ -3,7 +3,7 @@
 On the Join page, a teacher's second device asks to control a class: it makes a key of its own and sends only the
 key's hash (classroom: request_control), and shows a 4-digit number. The projector's panel lists the numbers waiting;
 the teacher allows the one their phone shows. From then on the phone's key opens the class like the teacher's (the
-phone's browser keeps it, as the projector's does: ui/live_class.keep_teaching), and the phone shows a remote: who
+phone's browser keeps it, as the projector's does: session.keep_teaching), and the phone shows a remote: who
 joined, how many answered, the timer, Reveal to everyone and End class. No key is ever shown on a screen or stored in
 plain, so a student who reads the projector can ask, but not allow, and nothing she sees opens the class.
 """
@@ -19,8 +19,8 @@ import streamlit as st
 from classroom import ClassNotFound, StoreUnavailableError
 from classroom.rules import hash_key, normalise_code
 from ui.i18n import _, say
-from ui.live_class import TeacherClass, class_store, keep_teaching, stop_teaching, teaching
-from ui.show import plain
+from ui.live_class.session import TeacherClass, class_store, keep_teaching, stop_teaching, teaching
+from ui.markdown import plain
 
 ASKED_KEY = "live_remote_asked"  # session: (code, the key this device made, the number it shows) until allowed
 

@@ -15,10 +15,11 @@ from urllib.parse import parse_qs, urlsplit
 import streamlit as st
 
 from classroom.plan import from_json, quiz_link, to_json
+from classroom.question import Question
 from ui.bidi import isolate
 from ui.i18n import LANGUAGES, LAYER_HEAD_SHORT, _, in_language, say
-from ui.live_class import HEAD, AskedQuestion, app_host, shown_head
-from ui.show import plain
+from ui.live_class.session import HEAD, app_host, shown_head
+from ui.markdown import plain
 
 PLAN_KEY, AT_KEY = "live_plan", "live_plan_at"  # session: the plan's questions, the one opened last (its index)
 PENDING_KEY = "live_plan_pending"  # session: the quiz page just opened from the plan (a class on asks its question)
@@ -49,7 +50,7 @@ def plan_items() -> list[dict[str, Any]]:
     return list(st.session_state.get(PLAN_KEY, []))
 
 
-def lesson_plan(asked: AskedQuestion) -> None:
+def lesson_plan(asked: Question) -> None:
     """The plan: add this question, its list, the next question, download and upload."""
     st.markdown(_("**Lesson plan**"))
     items = plan_items()
@@ -137,7 +138,7 @@ def _plan_line(i: int, item: dict[str, Any]) -> None:
 
 def english_head(linked: str) -> str:
     """A head's name as a quiz link holds it, in the language the link was made in ("L4 H2", «ط4 ر2», "head 2",
-    «الرأس 2»), in English, as a stored question names it (ui/live_class.shown_head shows it again); other text as
+    «الرأس 2»), in English, as a stored question names it (session.shown_head shows it again); other text as
     it is."""
     for language in LANGUAGES:
         for name in (LAYER_HEAD_SHORT, HEAD):

@@ -1,10 +1,11 @@
-"""The teacher's side of a live class, on any quiz (ui/guess_view.py): start a class on the question shown, and
-while it is on, the projector's panel: the class code in big letters, the join link and its QR code, the count of
-answers and the class's answers on the question's row (redrawn every second without a click), Reveal to everyone,
-Ask this question next (another head, word, sentence or quiz: the class lives in this session across pages), and
-End class with its summary to download.
+"""The teacher's side of a live class, on any quiz (ui/guess_view.py, ui/fill_blank_quiz.py): start a class on the
+question shown, and while it is on, the projector's panel: the class code in big letters, the join link and its QR
+code, the count of answers and the class's answers on the question's row (redrawn every second without a click),
+Reveal to everyone, Ask this question next (another head, word, sentence or quiz: the class lives in this session
+across pages), and End class with its summary to download.
 
-The teacher key stays in this session (ui/live_class.TEACHER_KEY): it is in no link, no question and no page.
+The teacher key stays in this session (session.TEACHER_KEY): it is in no link, no question and no page. The
+question's chart and its line at the reveal are drawn by its kind's view (questions.py), as on the phones.
 """
 
 from __future__ import annotations
@@ -12,35 +13,33 @@ from __future__ import annotations
 import contextlib
 import math
 import time
-from typing import Any
 
 import streamlit as st
 
-from attention_core.figures.class_answers import class_bars
 from classroom import ClassNotFound, ClassStatus, StoreUnavailableError
 from classroom.qr import join_qr_png
+from classroom.question import OpenRoom, Question, read_question
 from classroom.rules import HEARTBEAT_SECONDS
 from classroom.summary import summary_csv
 from ui.bidi import isolate
 from ui.i18n import _, ngettext, say
 from ui.lesson_view import show_lesson_line
-from ui.live_class import (
+from ui.live_class.plan import OPEN_KEY, PENDING_KEY, PROMPT_KEY, lesson_plan, question_settings
+from ui.live_class.questions import class_chart, reveal_line
+from ui.live_class.session import (
     SUMMARY_KEY,
-    AskedQuestion,
     TeacherClass,
-    asks_guess,
     class_store,
     join_link,
     keep_teaching,
     stop_teaching,
     teaching,
 )
-from ui.live_plan_view import OPEN_KEY, PENDING_KEY, PROMPT_KEY, lesson_plan, question_settings
-from ui.show import chart, plain
+from ui.markdown import plain
 from ui.style import PRESENTATION_KEY
 
 
-def live_class_panel(asked: AskedQuestion) -> bool | None:
+def live_class_panel(asked: Question) -> bool | None:
     """While this session runs a class, its panel in place of the teacher's own guess: None when no class is on.
     Returns whether the page below may open (the class's question is this one, and it is revealed)."""
     teacher = teaching()
@@ -61,13 +60,14 @@ def live_class_panel(asked: AskedQuestion) -> bool | None:
             st.session_state[SUMMARY_KEY] = (teacher.code, class_summary(teacher))
         stop_teaching()
         return None
-    same = status.question.get("fingerprint") == asked.fingerprint
+    current = read_question(status.question)
+    same = current.fingerprint == asked.fingerprint
     if st.session_state.pop(PENDING_KEY, None) == asked.page and not same:  # the plan's next question, just opened
         _ask_next(teacher, asked)
         st.rerun()
     if not same:
-        _another_question(teacher, asked, status.question)
-    _live_panel(teacher, status.question, same=same, revealed=status.revealed)
+        _another_question(teacher, asked, current)
+    _live_panel(teacher, current, same=same, revealed=status.revealed)
     error = st.session_state.pop("live_error", None)
     if error:
         st.error(plain(error))
@@ -85,7 +85,7 @@ def live_class_panel(asked: AskedQuestion) -> bool | None:
     return same and status.revealed
 
 
-def start_live_class(asked: AskedQuestion) -> None:
+def start_live_class(asked: Question) -> None:
     """Below a quiz, when no class is on: the settings of this question, Start a live class, the last class's
     summary, and the lesson plan."""
     if st.session_state.get(PENDING_KEY) == asked.page:  # the plan's question, opened with no class on
@@ -139,12 +139,13 @@ def timer_setting() -> None:
     )
 
 
-def _record(asked: AskedQuestion) -> dict[str, object]:
-    record = asked.record(
-        locked=not st.session_state.get(OPEN_KEY, False), prompt=str(st.session_state.get(PROMPT_KEY, "")).strip()
-    )
-    seconds = int(st.session_state.get(TIMER_KEY) or 0)
-    return record | ({"seconds": seconds} if seconds > 0 else {})
+def _record(asked: Question) -> dict[str, object]:
+    """The question as the store keeps it, with this question's settings: its lock, prompt and timer."""
+    return asked.settled(
+        locked=not st.session_state.get(OPEN_KEY, False),
+        prompt=str(st.session_state.get(PROMPT_KEY, "")).strip(),
+        seconds=int(st.session_state.get(TIMER_KEY) or 0),
+    ).to_dict()
 
 
 def _asked() -> None:
@@ -152,7 +153,7 @@ def _asked() -> None:
     st.session_state[PROMPT_KEY] = ""
 
 
-def _start(asked: AskedQuestion) -> None:
+def _start(asked: Question) -> None:
     try:
         code, key = class_store().create(_record(asked))
     except (ValueError, StoreUnavailableError) as error:  # a question the store cannot keep, or no store
@@ -162,20 +163,17 @@ def _start(asked: AskedQuestion) -> None:
     _asked()
 
 
-LOBBY = {"lobby": True, "text": "The room is open: the first question comes next."}  # a class's question 0
-
-
 def _open_room() -> None:
     """A class whose first "question" is the lobby: students join and wait; the teacher asks when all are in."""
     try:
-        code, key = class_store().create(dict(LOBBY))
+        code, key = class_store().create(OpenRoom().to_dict())
     except StoreUnavailableError as error:
         st.session_state["live_error"] = say(error)
         return
     keep_teaching(TeacherClass(code, key))
 
 
-def _ask_next(teacher: TeacherClass, asked: AskedQuestion) -> None:
+def _ask_next(teacher: TeacherClass, asked: Question) -> None:
     try:
         class_store().next_question(teacher.code, teacher.key, _record(asked))
     except (ValueError, ClassNotFound, StoreUnavailableError) as error:
@@ -217,13 +215,13 @@ def _qr_png(link: str) -> bytes | None:
     return join_qr_png(link, scale=8)
 
 
-def _another_question(teacher: TeacherClass, asked: AskedQuestion, current: dict[str, Any]) -> None:
-    if current.get("lobby"):
+def _another_question(teacher: TeacherClass, asked: Question, current: Question | OpenRoom) -> None:
+    if isinstance(current, OpenRoom):
         st.info(_("The room is open: students join and wait. Ask this question when everyone is in."))
     else:
         st.info(
             _("The class is still on question {word}. This page asks another one.").format(
-                word=isolate(plain(str(current.get("row", ""))))
+                word=isolate(plain(current.row))
             )
         )
     question_settings()
@@ -262,7 +260,7 @@ def _check_in(teacher: TeacherClass) -> None:
 # them: a class that sees the crowd follows it); revealed, the model's row stands beside them. Reveal and End are
 # pressed here too: the page reruns once the store says so (a rerun at the press lost the answer drawn).
 @st.fragment(run_every=1)
-def _live_panel(teacher: TeacherClass, question: dict[str, Any], *, same: bool, revealed: bool) -> None:
+def _live_panel(teacher: TeacherClass, question: Question | OpenRoom, *, same: bool, revealed: bool) -> None:
     store = class_store()
     try:
         status, tally = store.status(teacher.code), store.tally(teacher.code)
@@ -275,7 +273,7 @@ def _live_panel(teacher: TeacherClass, question: dict[str, Any], *, same: bool, 
     except StoreUnavailableError as error:
         st.warning(say(error), icon=":material/cloud_off:")
         return
-    moved = status is None or status.ended or status.question.get("fingerprint") != question.get("fingerprint")
+    moved = status is None or status.ended or read_question(status.question).fingerprint != question.fingerprint
     if teaching() is None or moved:  # ended, or moved on (another tab, another device)
         st.rerun(scope="app")
     assert status is not None
@@ -287,7 +285,7 @@ def _live_panel(teacher: TeacherClass, question: dict[str, Any], *, same: bool, 
 
 
 def _draw_panel(
-    teacher: TeacherClass, question: dict[str, Any], status: ClassStatus, tally: dict[str, int], *, same: bool
+    teacher: TeacherClass, question: Question | OpenRoom, status: ClassStatus, tally: dict[str, int], *, same: bool
 ) -> None:
     link = join_link(teacher.code)
     code, joined, count, picture = st.columns([5, 2, 2, 3], vertical_alignment="center")
@@ -304,7 +302,7 @@ def _draw_panel(
     qr = _qr_png(link)
     if qr is not None:
         picture.image(qr, caption=_("Scan to join"), width=150)
-    if question.get("lobby"):  # the room is open: who joined, then the page's question is asked
+    if isinstance(question, OpenRoom):  # the room is open: who joined, then the page's question is asked
         _lobby(teacher, status.joined)
         return
     _countdown(status.seconds_left(time.time()), status.revealed)
@@ -313,44 +311,10 @@ def _draw_panel(
         key=LIVE_BARS_KEY,
         help=_("Off: the room sees how many answered, not what, until the reveal, so no one follows the crowd."),
     )
-    choices = [str(c) for c in question.get("choices", [])]
-    model_row = question.get("weights") if status.revealed else None
     large = bool(st.session_state.get(PRESENTATION_KEY))
-    kind = question.get("kind", "weights")
-    bars = class_bars(choices, tally if shown else {}, model_row, rtl=bool(question.get("rtl")), large=large, kind=kind)
-    chart(bars, "live_class_tally", table=False)
-    if status.revealed and kind != "weights":
-        st.caption(
-            _(
-                "Orange: the share of the class that picked each word (the count on each bar); blue: the model's "
-                "scores, on their own axis."
-            )
-        )
-    elif status.revealed and asks_guess(question):
-        st.caption(
-            _(
-                "Orange: the share of the class that picked each word (the count on each bar); blue: the model's "
-                "probability for each word."
-            )
-        )
-    elif status.revealed:
-        st.caption(
-            _(
-                "Orange: the share of the class that picked each word (the count on each bar); blue: the model's "
-                "weights."
-            )
-        )
-    elif shown:
-        st.caption(
-            _(
-                "Orange: the share of the class that picked each word (the count on each bar). The model's bars come "
-                "at the reveal."
-            )
-        )
-    else:
-        st.caption(_("The class's answers are hidden until the reveal; the count above says how many answered."))
+    class_chart(question, tally, revealed=status.revealed, shown=shown, large=large)
     if status.revealed and same:  # in the panel: on the projector at the press, not after the page below
-        _revealed(question)
+        reveal_line(question)
     _lobby(teacher, status.joined)
     if st.toggle(
         _("This screen only shows: I control the class from my phone"),
@@ -368,7 +332,7 @@ def _draw_panel(
 
 
 def _devices(teacher: TeacherClass) -> None:
-    """The teacher's second devices waiting to control the class: each number, to allow (ui/live_remote_view.py)."""
+    """The teacher's second devices waiting to control the class: each number, to allow (remote.py)."""
     try:
         waiting = class_store().control_requests(teacher.code, teacher.key)
     except (ClassNotFound, StoreUnavailableError, PermissionError):
@@ -415,14 +379,3 @@ def _lobby(teacher: TeacherClass, joined: int) -> None:
             st.markdown(", ".join(isolate(plain(name)) for name in names))
         else:
             st.caption(_("No one gave a name (a name is optional)."))
-
-
-def _revealed(question: dict[str, Any]) -> None:
-    word, answer = isolate(plain(str(question.get("row", "")))), isolate(plain(str(question.get("model_answer", ""))))
-    if asks_guess(question):
-        st.success(_("Revealed to everyone: the model's first guess is {answer}.").format(answer=answer))
-    else:
-        st.success(_("Revealed to everyone: {word} attends most to {answer}.").format(word=word, answer=answer))
-    prompt = str(question.get("prompt") or "")
-    if prompt:
-        st.markdown(_("**To think about:** {prompt}").format(prompt=plain(prompt)))
