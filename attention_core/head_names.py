@@ -53,6 +53,12 @@ def is_head_name(name: str) -> bool:
     return _ENGLISH_NAME.fullmatch(name) is not None
 
 
+def names_one_head(name: str) -> bool:
+    """Whether `name` is the English name of one head of a model ("L4 H2"), not of a layer or a head column."""
+    found = _ENGLISH_NAME.fullmatch(name)
+    return found is not None and found.group("head") is not None
+
+
 def written_head_name(name: str, translate: Translate) -> str:
     """An English name of a head, a layer or a head column ("L2 H1", "L2", "H1") as `translate`'s language writes
     it; any other text as it is."""

@@ -88,7 +88,7 @@ def models() -> list[tuple[str, str, Any]]:
 
 
 def page_word_view(model: Any, text: str) -> object:
-    """What the page's words view computes for a sentence it has not read: ui/abstraction_view.show_words."""
+    """What the page's words view computes for a sentence it has not read: ui/abstraction/view.show_words."""
     from attention_core.readings.layers import cosine_matrix, layer_states
 
     every = [(layer, head) for layer in range(model.n_layers) for head in range(model.n_heads)]
@@ -122,7 +122,7 @@ def word_view_rows(reps: int) -> list[tuple[str, str, str, float, float | None]]
 
 def split_512(reps: int) -> list[tuple[str, float]]:
     """MiniLM at 512 words: layer_states step by step (as readings/layers.py calls them), the cosines, and the steps
-    of the page's word view (ui/abstraction_view.show_words) that grow with the square of the words."""
+    of the page's word view (ui/abstraction/view.show_words) that grow with the square of the words."""
     from attention_core.figures.layers import extreme_pairs, off_diagonal_mean
     from attention_core.models.knock_out import head_masks
     from attention_core.models.pretrained import load_minilm
@@ -345,10 +345,10 @@ def candidates_patched_in() -> Iterator[None]:
     attention computed in a layer whose every head is out."""
     from unittest import mock
 
-    import ui.abstraction_view
+    import ui.abstraction.view
 
     with (
-        mock.patch.object(ui.abstraction_view, "extreme_pairs", extreme_pairs_by_argmax),
+        mock.patch.object(ui.abstraction.view, "extreme_pairs", extreme_pairs_by_argmax),
         attention_skipped_when_every_head_is_out(),
     ):
         yield

@@ -4,9 +4,9 @@
     .venv/bin/python -m bench.decision_report --out docs/runs/decision_report.txt
 
 Three parts:
-1. The lessons of Fill the blank (ui/examples.py LESSONS: agreement, negation, knocking heads out): for each, the
-   logit lens (the first guesses and the expected word's rank at every depth) and the occlusion beside the blank's
-   attention (mean of every head and layer, and rollout), as the page shows them.
+1. The lessons of Fill the blank (ui/lessons/catalogue.py LESSONS: agreement, negation, knocking heads out): for
+   each, the logit lens (the first guesses and the expected word's rank at every depth) and the occlusion beside the
+   blank's attention (mean of every head and layer, and rollout), as the page shows them.
 2. Held-out text: a blank in each of N 12-word windows of held-out Qurʾān and hadith lines (the word in the middle
    of the window, when it is a word the model can guess): the depth at which the guess settles, how often the word
    the blank looks at most is the word whose hiding drops the guess most, and Spearman's ρ of attention and drop.
@@ -41,8 +41,8 @@ def depth_name(depth: int) -> str:
 
 
 def lesson_report(model: TrainedModel, say: list[str]) -> None:
-    from ui.examples import LESSONS  # the lessons' own sentences (importing ui needs streamlit, not a server)
     from ui.knock_out_view import parse_head
+    from ui.lessons.catalogue import LESSONS  # the lessons' own sentences (importing ui needs streamlit, not a server)
 
     for lesson in [lesson for lesson in LESSONS if lesson.page == "fill_blank" and lesson.topic in TOPICS]:
         knock_out = [parse_head(h) for h in lesson.settings.get("fill_blank_knock_out", [])]  # type: ignore[union-attr]

@@ -28,9 +28,9 @@ from attention_core.training.corpora import load_corpus
 from attention_core.training.emergence import role_changes, timeline
 from attention_core.training.live import DEMO_PRESET, TRAINING_THREADS, TrainingRun, default_probe
 from attention_core.training.train import TrainSettings
-from ui.corpora import BUILT_IN_CHOICES
-from ui.train_form import DEFAULTS, MODEL_LABELS
-from ui.training_roles import probe_special, roles_caption
+from ui.train.corpora import BUILT_IN_CHOICES
+from ui.train.form import DEFAULTS, MODEL_LABELS
+from ui.train.roles import probe_special, roles_caption
 
 DEFAULT_CORPUS = next(iter(BUILT_IN_CHOICES.values()))  # the page's first choice
 set_log_level("error")  # the caption is said outside a session: no warnings that there is none

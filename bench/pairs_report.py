@@ -22,7 +22,7 @@ def main() -> None:
     from attention_core.models.word_pieces import shown_attention
     from attention_core.readings.minimal_pairs import compare, pair_guesses
     from attention_core.story.text import is_right_to_left, tokenize
-    from ui.pairs_view import PAIRS
+    from ui.pairs.view import PAIRS
 
     arabic, english = load_model(), load_minilm()
     lines = ["Built-in minimal pairs (whole words, [CLS] and [SEP] shown, as the page opens)"]

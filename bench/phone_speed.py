@@ -7,7 +7,7 @@ A real server (`streamlit run app.py` from the folder this script sits in: a git
 measures that commit) and Chromium: a phone (390 × 844, device scale 3, mobile, touch, a phone's User-Agent) whose
 page runs under the DevTools protocol's Emulation.setCPUThrottlingRate (rate 4), and a laptop (1400 × 900, no
 throttling). Each run is a fresh browser context (a new session, nothing cached), on the quiz links of Similarity,
-Trainable attention and Multi-head (ui/examples.py builds the lessons' quiz links; Trainable has no lesson, so its
+Trainable attention and Multi-head (ui/lessons/lesson.py builds the lessons' quiz links; Trainable has no lesson, so its
 link is written here as the page's "Link to this quiz" writes it). Measured, by the page's own clock
 (performance.now(), from the start of navigation):
 - question: from opening the quiz link to its choice box ("The word it attends to most") drawn, and where that
@@ -35,7 +35,7 @@ from urllib.parse import urlencode
 from playwright.sync_api import Error as PlaywrightError
 
 from bench.app_server import free_port, git_state, launch_chromium, start_server, stop_server, wait_until_healthy
-from ui.examples import LESSONS
+from ui.lessons.catalogue import LESSONS
 
 PHONE = {
     "viewport": {"width": 390, "height": 844},

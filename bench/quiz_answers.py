@@ -10,7 +10,7 @@ import argparse
 import re
 from pathlib import Path
 
-from ui.examples import LESSONS
+from ui.lessons.catalogue import LESSONS
 
 ROOT = Path(__file__).resolve().parents[1]
 

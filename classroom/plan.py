@@ -1,10 +1,11 @@
 """A teacher's lesson plan: the class's questions prepared in advance, saved as a JSON file and opened again.
 
-Each question is a quiz link as the app makes them (ui/live_class/session.py quiz_link, ui/examples.py Lesson.quiz_query
-through ui/links.py href: `similarity?lesson=…&similarity_sentence=…&similarity_quiz=true&similarity_quiz_row=it`),
-a reflection prompt shown after the reveal, whether the page's controls are locked for students (locked: a student
-sees the sentence and the question, never the settings that would give the answer away), and, for the plan's list,
-the sentence and the word asked about.
+Each question is a quiz link as the app makes them (ui/live_class/session.py quiz_link, ui/lessons/lesson.py
+Lesson.quiz_query through ui/links.py href:
+`similarity?lesson=…&similarity_sentence=…&similarity_quiz=true&similarity_quiz_row=it`), a reflection prompt shown
+after the reveal, whether the page's controls are locked for students (locked: a student sees the sentence and the
+question, never the settings that would give the answer away), and, for the plan's list, the sentence and the word
+asked about.
 
 The file comes back from a teacher's disk, so everything in it is checked: a link keeps only its page and query
 (the host is dropped, so a plan can never send a class elsewhere), and every bad input is a ValueError saying what.
@@ -30,7 +31,7 @@ MAX_LINK = 2_000  # characters of one link
 MAX_PROMPT = 500  # characters of one reflection prompt
 MAX_TEXT = 1_000  # characters of a question's sentence or word, as the plan's list shows them
 MAX_TITLE = 120
-# The pages that ask a quiz question (ui/examples.py QUIZ_PAGES, the Abstraction page's own quiz, and Fill the
+# The pages that ask a quiz question (ui/lessons/lesson.py QUIZ_PAGES, the Abstraction page's own quiz, and Fill the
 # blank's: what will the model guess);
 # tests/test_classroom_plan.py checks this list against the app's.
 QUIZ_PAGES = ("heads", "similarity", "trainable", "abstraction", "fill_blank")

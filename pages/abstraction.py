@@ -5,15 +5,15 @@ import streamlit as st
 
 from attention_core.models.interface import AttentionModel
 from attention_core.readings.sets import Language
-from ui.abstraction_sentences import POOLED_COSINE, sets_language, show_probe, show_sentences
-from ui.abstraction_view import BANK, PAGE, SENTENCE_KEY, show_attention_part, show_words, word_examples
+from ui.abstraction.sentences import POOLED_COSINE, sets_language, show_probe, show_sentences
+from ui.abstraction.view import BANK, PAGE, SENTENCE_KEY, show_attention_part, show_words, word_examples
 from ui.controls import sentence_input
 from ui.i18n import _
-from ui.lesson_view import in_reading_order
+from ui.lessons.view import in_reading_order
 from ui.models import chosen_model, my_model
 from ui.navigation import ensure_app_frame
 from ui.show import flag_model_cut
-from ui.tour import follows_tour
+from ui.tour.guide import follows_tour
 
 ensure_app_frame()
 

@@ -11,21 +11,22 @@ from attention_core.story.text import MASK, Token, written
 from ui.bidi import chip_row
 from ui.causal import show_words_before_only
 from ui.controls import sentence_input
-from ui.decision_view import show_decision
 from ui.examples import FILL_BLANK_EXAMPLES, FILL_BLANK_SENTENCE
-from ui.fill_blank_quiz import CHOICES, guess_the_guess, hidden_word_key
-from ui.guess_view import quiz_asked, quiz_first
+from ui.fill_blank.decision import show_decision
+from ui.fill_blank.quiz import CHOICES, guess_the_guess, hidden_word_key
+from ui.fill_blank.short_text import short_sentence_caption
+from ui.guess_view import quiz_first
 from ui.i18n import N_, _, ngettext, reading_order
 from ui.knock_out_view import knock_out_controls, show_blank_attention_change, show_guess_change, show_head_importance
 from ui.markdown import plain
 from ui.models import NO_ENGLISH_MASKED_MODEL, english_guesser, masked_word_model, what_the_model_can_guess
 from ui.navigation import ensure_app_frame
+from ui.reveal import quiz_asked
 from ui.rollout_view import show_word_flow
 from ui.screen import current_screen
-from ui.short_text import short_sentence_caption
 from ui.show import chart, flag_model_cut, flag_unknown_words
 from ui.tokens import TokenDisplay
-from ui.tour import follows_tour
+from ui.tour.guide import follows_tour
 
 ensure_app_frame()
 

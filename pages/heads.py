@@ -29,7 +29,7 @@ from ui.query_key_view import head_picker, show_head_query_key_map
 from ui.rollout_view import show_word_flow
 from ui.show import chart, flag_model_cut, flag_unknown_words, show_step, strip_of_panels
 from ui.tokens import TokenDisplay, drawn_attention, say_how_tokens_are_drawn, token_display
-from ui.tour import follows_tour
+from ui.tour.guide import follows_tour
 
 ensure_app_frame()
 load_chart_code("heads")  # a phone loads the chart code early

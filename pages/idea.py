@@ -11,7 +11,7 @@ from ui.examples import DEFAULT_SENTENCE
 from ui.i18n import _
 from ui.navigation import ensure_app_frame
 from ui.show import chart
-from ui.tour import STEPS, start_tour
+from ui.tour.guide import STEPS, start_tour
 
 TOUR_OFFERED = "ae_tour_offered"  # the cookie that says this browser was offered the tour
 

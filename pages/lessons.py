@@ -3,9 +3,9 @@
 import streamlit as st
 
 from ui.bidi import isolate
-from ui.examples import LESSONS
 from ui.i18n import LANGUAGE_KEY, SOURCE_LANGUAGE, _, language
-from ui.lesson_view import forget_opened_lesson, in_reading_order
+from ui.lessons.catalogue import LESSONS
+from ui.lessons.view import forget_opened_lesson, in_reading_order
 from ui.links import href
 from ui.navigation import ensure_app_frame
 

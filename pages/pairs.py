@@ -7,7 +7,7 @@ from ui.bidi import phrases_isolated
 from ui.i18n import _, right_to_left
 from ui.models import chosen_model
 from ui.navigation import ensure_app_frame
-from ui.pairs_view import (
+from ui.pairs.view import (
     ComparedPair,
     compare_pair,
     pair_input,

@@ -17,14 +17,14 @@ from attention_core.training.live import DEMO_PRESET, LIMITS, Progress, RunLimit
 from attention_core.training.train import StepReport, TrainSettings
 from attention_core.words import Worded
 from ui.accessibility import focus_here
-from ui.corpora import CORPUS_CHOICES, PASTE, UPLOAD, chosen_corpus
 from ui.head_grid import head_grid
 from ui.i18n import N_, _, keep_choice_across_languages, ngettext, option_labels, say
 from ui.markdown import plain
 from ui.models import RUN_KEY, UPLOADED_KEY, my_run, prefer_my_model
 from ui.navigation import ensure_app_frame
 from ui.show import finished
-from ui.train_form import (
+from ui.train.corpora import CORPUS_CHOICES, PASTE, UPLOAD, chosen_corpus
+from ui.train.form import (
     MODEL_LABELS,
     corpus_label,
     model_label,
@@ -34,7 +34,7 @@ from ui.train_form import (
     restore_form,
     text_size,
 )
-from ui.training_roles import show_latest_roles, show_roles_over_training
+from ui.train.roles import show_latest_roles, show_roles_over_training
 
 ensure_app_frame()
 

@@ -16,7 +16,7 @@ from ui.markdown import plain
 from ui.navigation import ensure_app_frame
 from ui.screen import current_screen
 from ui.show import chart, show_step
-from ui.word_order_controls import reorder_controls
+from ui.word_order.controls import reorder_controls
 
 ensure_app_frame()
 

@@ -17,7 +17,7 @@ from attention_core import layer_similarity, load_minilm, load_model, sentence_s
 from attention_core.figures.layers import DepthLine, crossing, depth_lines, word_map
 from attention_core.readings.sets import sentence_sets
 from tests.conftest import assert_clean, figure_of, open_framed_link, open_link, values
-from ui.abstraction_view import BANK
+from ui.abstraction.view import BANK
 
 TOO_TIRED = "The animal didn't cross the street because it was too tired"
 GOLD = "ذهب الله بنورهم ولهم اساور من ذهب"
@@ -182,9 +182,9 @@ def test_every_control_bound_to_the_url_reopens_the_same_view() -> None:
 
 
 def test_the_probe_is_shown_from_its_file_and_its_absence_is_said(tmp_path: Path, monkeypatch) -> None:
-    import ui.abstraction_sentences
+    import ui.abstraction.sentences
 
-    monkeypatch.setattr(ui.abstraction_sentences, "PROBE", tmp_path / "probe.json")
+    monkeypatch.setattr(ui.abstraction.sentences, "PROBE", tmp_path / "probe.json")
     at = open_link("abstraction", abstraction_sentence=GOLD)
     assert any("python -m bench.abstraction_probe" in info.value for info in at.info)
     probe = {

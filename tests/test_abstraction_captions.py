@@ -12,8 +12,8 @@ import torch
 from attention_core import load_minilm, sentence_similarity
 from attention_core.readings.shared_words import pushed_apart, shared_words, words_or_meaning
 from tests.conftest import assert_clean, open_link
-from ui.abstraction_sentences import TextPairs, _pairs_caption
-from ui.abstraction_view import _map_caption, _why_centre
+from ui.abstraction.sentences import TextPairs, _pairs_caption
+from ui.abstraction.view import _map_caption, _why_centre
 from ui.i18n import catalog
 
 DEPTHS = ["V", "layer 1", "layer 2", "layer 3"]

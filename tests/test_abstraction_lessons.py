@@ -12,7 +12,8 @@ from attention_core.models.pretrained import load_minilm
 from attention_core.models.trained import load_model
 from attention_core.readings.layers import layer_similarity, sentence_similarity
 from tests.conftest import assert_clean, open_link
-from ui.examples import LESSONS, Lesson
+from ui.lessons.catalogue import LESSONS
+from ui.lessons.lesson import Lesson
 
 ABSTRACTION = {lesson.title: lesson for lesson in LESSONS if lesson.page == "abstraction"}
 

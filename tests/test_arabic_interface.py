@@ -16,9 +16,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import assert_clean, open_framed_link
-from ui.examples import EXAMPLES, LESSONS
+from ui.examples import EXAMPLES
+from ui.lessons.catalogue import LESSONS
 from ui.page_registry import PAGES as APP_PAGES
-from ui.pairs_view import PAIRS
+from ui.pairs.view import PAIRS
 
 ARABIC_SENTENCE = "ذهب الطالب إلى المدرسة"
 # The sentence a student would type on each page that reads one (English for the pages MiniLM reads too: an English

@@ -19,10 +19,10 @@ from attention_core.training.corpora import CorpusError, lines_from_bytes
 from attention_core.training.train import main as train_main
 from tests.bad_inputs import BAD_INPUTS
 from tests.conftest import assert_clean, figures, open_page, type_sentence
-from ui.corpora import PASTE, UPLOAD, chosen_corpus
 from ui.markdown import plain
 from ui.models import SHIPPED
 from ui.page_registry import SENTENCE_PAGES
+from ui.train.corpora import PASTE, UPLOAD, chosen_corpus
 
 INVISIBLE = "\x00\u200b\u200c\u200d\ufeff\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 

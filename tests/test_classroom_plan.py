@@ -19,8 +19,8 @@ from classroom.plan import (
     to_json,
 )
 from classroom.words import Worded
-from ui.examples import LESSONS
-from ui.examples import QUIZ_PAGES as APP_QUIZ_PAGES
+from ui.lessons.catalogue import LESSONS
+from ui.lessons.lesson import QUIZ_PAGES as APP_QUIZ_PAGES
 from ui.links import href
 
 QUIZ = "similarity?similarity_sentence=the+cat+sat&similarity_quiz=true&similarity_quiz_row=cat"

@@ -235,7 +235,7 @@ def test_a_blank_alone_hides_no_word_and_says_nothing_mattered() -> None:
 def test_a_tie_in_attention_as_written_is_not_called_less() -> None:
     """Issue 32: "got only 0.21 of the blank's attention, less than X (0.21)" wrote a tie as a difference."""
     from attention_core.readings.occlusion import LookedAtAndMattered, Occlusion
-    from ui.decision_view import _strip_captions
+    from ui.fill_blank.decision import _strip_captions
 
     words = ("the", "cat", "[MASK]", "on", "mat")
     found = Occlusion(

@@ -14,7 +14,8 @@ from attention_core.readings.logit_lens import logit_lens
 from attention_core.readings.occlusion import occlusion
 from attention_core.story.text import tokenize
 from tests.conftest import assert_clean, open_link
-from ui.examples import LESSONS, Lesson
+from ui.lessons.catalogue import LESSONS
+from ui.lessons.lesson import Lesson
 
 CAT, CUP = "The cat sat on the [MASK].", "I drink a cup of [MASK] every morning."
 # Words a person would accept in each blank (the issue: "sensible words in its first three").

@@ -6,7 +6,7 @@ from __future__ import annotations
 from attention_core import load_model
 from tests.conftest import assert_clean, open_link
 from ui.bidi import isolate
-from ui.examples import LESSONS
+from ui.lessons.catalogue import LESSONS
 from ui.markdown import plain
 
 LESSON = next(lesson for lesson in LESSONS if lesson.title == "Knock out the word before: agreement is lost")

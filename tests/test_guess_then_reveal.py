@@ -14,7 +14,8 @@ from attention_core.models.trained import load_model
 from attention_core.story.guess_score import score_pick, score_shares
 from attention_core.story.text import tokenize
 from tests.conftest import assert_clean, figure_of, open_link, open_page, values
-from ui.examples import LESSONS, QUIZ_PAGES
+from ui.lessons.catalogue import LESSONS
+from ui.lessons.lesson import QUIZ_PAGES
 
 IT_TIRED = "The animal didn't cross the street because it was too tired"
 GOLD = "ذهب الله بنورهم ولهم اساور من ذهب"

@@ -19,8 +19,9 @@ from attention_core.story.embeddings import embed_sentence
 from attention_core.story.text import tokenize
 from tests.conftest import assert_clean, figures, open_framed_link, open_page
 from ui.bidi import PDI, RLI
-from ui.examples import LESSONS, Lesson
 from ui.i18n import catalog
+from ui.lessons.catalogue import LESSONS
+from ui.lessons.lesson import Lesson
 
 PAGES = Path(__file__).parents[1] / "pages"
 

@@ -17,7 +17,8 @@ from classroom import open_store
 from classroom.plan import from_json
 from tests.conftest import assert_clean, figure_of, open_framed_link, open_link, values
 from tests.test_arabic_interface import english_left, page_texts, typed_words
-from ui.examples import LESSONS, QUIZ_PAGES
+from ui.lessons.catalogue import LESSONS
+from ui.lessons.lesson import QUIZ_PAGES
 from ui.live_class.plan import plan_json
 
 IT_TIRED = "The animal didn't cross the street because it was too tired"

@@ -11,8 +11,8 @@ from attention_core.models.pretrained import load_minilm
 from attention_core.models.word_pieces import shown_attention
 from attention_core.readings.minimal_pairs import align, compare, pair_guesses
 from attention_core.story.text import tokenize
-from ui.examples import LESSONS
-from ui.pairs_view import PAIRS
+from ui.lessons.catalogue import LESSONS
+from ui.pairs.view import PAIRS
 
 
 def words(text: str) -> list[str]:

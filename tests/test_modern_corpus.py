@@ -11,8 +11,8 @@ import pytest
 from attention_core.story.text import tokenize
 from attention_core.training.corpora import BUILT_IN, load_corpus, modern_lines, modern_test_lines
 from tests.conftest import assert_clean, open_framed_link
-from ui.corpora import BUILT_IN_CHOICES
 from ui.i18n import in_language
+from ui.train.corpora import BUILT_IN_CHOICES
 
 ROOT = Path(__file__).resolve().parents[1]
 ARABIC_ONLY = re.compile(r"^[\u0621-\u064A\u0651 ،؟]+$")  # letters, shadda, space, Arabic comma and question mark

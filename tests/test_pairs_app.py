@@ -13,7 +13,7 @@ from attention_core.readings.minimal_pairs import compare
 from attention_core.story.text import read_sentence, tokenize
 from tests.bad_inputs import BAD_INPUTS
 from tests.conftest import assert_clean, figure_of, open_link, values
-from ui.pairs_view import PAIR_TOKENS, PAIRS
+from ui.pairs.view import PAIR_TOKENS, PAIRS
 
 HER, HIM = PAIRS["عائشة / أنس (her or him)"]
 

@@ -31,7 +31,7 @@ from attention_core.story.attention import causal_mask
 from attention_core.story.query_key_map import principal_axes, query_key_map
 from attention_core.story.text import tokenize
 from tests.conftest import ARABIC, ARABIC_WORDS, assert_clean, figure_of, open_link, type_sentence, values
-from ui.examples import LESSONS
+from ui.lessons.catalogue import LESSONS
 from ui.query_key_view import map_caption
 
 FOX = "the quick brown fox jumps over the lazy dog"

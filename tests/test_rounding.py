@@ -59,7 +59,7 @@ KERNEL_PATHS = {
 }
 LESSON_METRIC = """
 from streamlit.testing.v1 import AppTest
-from ui.examples import LESSONS
+from ui.lessons.catalogue import LESSONS
 lesson = next(lesson for lesson in LESSONS if lesson.title.startswith("Who bit whom"))
 at = AppTest.from_file("pages/word_order.py", default_timeout=60)
 for key, value in lesson.query().items():

@@ -10,7 +10,7 @@ import torch
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import APP, assert_clean, figure_of, hidden_word_pills, values
-from ui.tour import STEPS, TOUR_PARAM
+from ui.tour.guide import STEPS, TOUR_PARAM
 
 SENTENCE = "the dog chased the cat in the garden"
 

@@ -13,7 +13,7 @@ from attention_core.words import N_
 from tests.conftest import assert_clean, figure_of, figures, open_framed_link, open_page, values
 from tests.test_live_training import LINES as ANIMAL_LINES
 from ui.models import MINE, RUN_KEY
-from ui.training_roles import roles_caption
+from ui.train.roles import roles_caption
 
 LINES = "\n".join(ANIMAL_LINES)
 

@@ -61,7 +61,7 @@ def test_three_side_by_side_heatmaps_drop_numbers_on_a_projector_where_they_woul
 
 
 def test_the_swap_lesson_holds_zero_without_positions_and_not_with_them() -> None:
-    from ui.examples import LESSONS
+    from ui.lessons.catalogue import LESSONS
 
     lesson = next(lesson for lesson in LESSONS if lesson.title.startswith("Who bit whom"))
     at = _open(**{key: value for key, value in lesson.query().items() if isinstance(value, str)})

@@ -43,9 +43,16 @@ def shoot_page(browser: object, base: str, path: str, size: Size, language: str,
         page.locator("[data-testid=stSidebar]").get_by_text(PRESENTATION[language]).click()
         settle(page)
     # The whole page, not the window: Streamlit scrolls inside its main area, so the window is made as tall as it.
-    height = page.evaluate(PAGE_HEIGHT_JS)
-    page.set_viewport_size({"width": size.width, "height": min(int(height) + 100, MAX_HEIGHT)})
-    settle(page)
+    # A taller window can lay the page out again (charts fitted to it, a phone's first picture replaced), so the
+    # height is measured again until it holds.
+    height = 0
+    for _ in range(4):
+        measured = min(int(page.evaluate(PAGE_HEIGHT_JS)) + 100, MAX_HEIGHT)
+        if measured == height:
+            break
+        height = measured
+        page.set_viewport_size({"width": size.width, "height": height})
+        settle(page)
     name = f"{path or 'start'}-{size.name}-{language}"
     page.screenshot(path=str(out / f"{name}.png"), full_page=True)
     (out / f"{name}.txt").write_text(page.locator("[data-testid=stMain]").inner_text(), encoding="utf-8")

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ui.tour import STEPS
+from ui.tour.guide import STEPS
 
 SENTENCES = {"en": "the dog chased the cat in the garden", "ar": "ذهب الطالب إلى المدرسة في الصباح"}
 READING_WORDS_PER_MINUTE = 200

@@ -11,12 +11,12 @@ from attention_core.story.embeddings import EmbeddingKind, Sentence, embed_sente
 from attention_core.story.text import MAX_TOKENS, READABLE_TOKENS, ReadSentence, read_sentence
 from ui.bidi import isolate_arabic
 from ui.examples import DEFAULT_SENTENCE, EXAMPLES
-from ui.guess_view import quiz_asked
 from ui.i18n import N_, _
-from ui.lesson_view import show_where_to_look, start_lesson
+from ui.lessons.view import show_where_to_look, start_lesson
 from ui.linked_options import translated_options
 from ui.models import AUTOMATIC as AUTOMATIC_MODEL
 from ui.models import chosen_model
+from ui.reveal import quiz_asked
 from ui.show import flag_model_cut
 from ui.tokens import TokenDisplay, token_display
 
@@ -43,7 +43,7 @@ def sentence_input(
     """The sentence box and example buttons; returns the read sentence, or None (after saying why) if empty.
     `default` is the first sentence of a session that brings none from another page; `examples` the chips a page
     offers (a subset of EXAMPLES: those it can answer). A lesson link
-    (ui/lesson_view.py) first puts the page in the lesson's clean state, and is then named with where to look."""
+    (ui/lessons/view.py) first puts the page in the lesson's clean state, and is then named with where to look."""
     widget_key, pills_key = f"{page}_sentence", f"{page}_example"
     lesson = start_lesson(page, AUTOMATIC_MODEL, _KEPT)  # automatic: every lesson's script picks its model (tested)
     if widget_key not in st.session_state:  # a shared link's sentence wins over the one kept from another page

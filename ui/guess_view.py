@@ -23,12 +23,13 @@ from classroom.question import AttentionQuestion
 from ui.accessibility import focus_here
 from ui.bidi import isolate
 from ui.i18n import N_, SOURCE_LANGUAGE, _
-from ui.lesson_view import show_lesson_line
+from ui.lessons.view import show_lesson_line
 from ui.linked_options import follow_link, translated_options
 from ui.links import link_to_this_view
 from ui.live_class.session import english_head_name, quiz_link
 from ui.live_class.teacher import live_class_panel, start_live_class
 from ui.progressive import first_heatmap_drawn, phone_browser, preload_charts, when_drawn
+from ui.reveal import quiz_asked
 from ui.show import chart, plain
 from ui.tokens import place_names
 
@@ -37,13 +38,6 @@ PICK, SHARE = N_("pick the word it attends to most"), N_("share its attention ou
 MAX_SHARE_WORDS = 16  # one slider per word: more would be a wall of sliders
 SPECIAL = ("[CLS]", "[SEP]")
 SHOWN_CHARACTERS = 300  # of the sentence shown with the question: a pasted paragraph would bury it
-
-
-def quiz_asked(page: str) -> bool:
-    """Whether the page's Guess first switch is on, before the switch is drawn (from the session, or on a link's
-    first run from the URL): the lesson line above it must not give the answer away."""
-    key = f"{page}_quiz"
-    return bool(st.session_state[key]) if key in st.session_state else st.query_params.get(key) == "true"
 
 
 def load_chart_code(page: str) -> None:

@@ -27,7 +27,7 @@ from attention_core.training.live import TrainingRun
 from ui.bidi import isolate_latin
 from ui.i18n import N_, _, keep_choice_across_languages, ngettext, option_labels, right_to_left
 from ui.markdown import plain
-from ui.train_form import corpus_label, model_label
+from ui.train.form import corpus_label, model_label
 
 T = TypeVar("T")
 

@@ -25,7 +25,7 @@ from ui.phone_menu import close_menu_on_pick
 from ui.screen import report_screen
 from ui.server import limit_malloc_arenas, one_torch_thread
 from ui.style import apply_style, presentation_toggle
-from ui.tour import guided_tour
+from ui.tour.guide import guided_tour
 
 limit_malloc_arenas()  # process-wide memory setting, once per process (this module is imported once)
 _FRAMED = "app_frame_seen"  # session key: this session has had its first run
@@ -89,7 +89,7 @@ def frame_app() -> StreamlitPage:
     live_class_note()  # a teacher's class stays on across pages (and reloads): its code in the sidebar
     st.sidebar.caption(_(SIDEBAR_NOTE))
     st.sidebar.caption(model_credit())
-    keep_the_plan()  # the lesson plan survives a reload (ui/plan_memory.py)
+    keep_the_plan()  # the lesson plan survives a reload (ui/live_class/plan_memory.py)
     sync_browser_memory()  # last: what this run asked the browser to remember (ui/browser_memory.py)
     return page
 

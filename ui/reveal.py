@@ -1,4 +1,5 @@
-"""Reveal and Hide for a page's own quiz of one pick (the Abstraction page's pair, Fill the blank's first guess): the
+"""Whether a page's quiz is asked (its Guess first switch, read before the switch is drawn), and Reveal and Hide for
+a page's own quiz of one pick (the Abstraction page's pair, Fill the blank's first guess): the
 question is `asked` (what makes it: another sentence, text or model asks again), the pick is one widget's value, and
 the answer shows from Reveal until Hide or another question. Both act in callbacks, before the page draws again, so
 the same run shows the answer or hides it."""
@@ -8,6 +9,13 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.i18n import _
+
+
+def quiz_asked(page: str) -> bool:
+    """Whether the page's Guess first switch is on, before the switch is drawn (from the session, or on a link's
+    first run from the URL): the lesson line above it must not give the answer away."""
+    key = f"{page}_quiz"
+    return bool(st.session_state[key]) if key in st.session_state else st.query_params.get(key) == "true"
 
 
 def revealed(page: str, asked: tuple[object, ...], pick_key: str, hidden: str) -> bool:

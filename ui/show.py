@@ -17,7 +17,7 @@ from attention_core.figures.text_alternative import panels
 from ui.accessibility import chart_config, chart_name, csv_label, describe_figure
 from ui.bidi import shapes_left_to_right
 from ui.i18n import _, ngettext, translated_figure
-from ui.lesson_view import mark_lesson_cell
+from ui.lessons.view import mark_lesson_cell
 from ui.markdown import plain
 from ui.progressive import painting_first
 from ui.screen import current_screen

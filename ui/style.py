@@ -50,7 +50,7 @@ input[type="text"], textarea, [data-testid="stText"], [data-testid="stTable"] td
 # their columns at 1280 × 720. A radio button sits on the first line of its label, not between the lines of a label
 # that wraps (Streamlit centres it): its top margin centres the 1rem ring on a first line of 1.6 × the label's size
 # (--radio-text: 1rem in the page, 0.875rem in the sidebar, 1.15rem in presentation mode). A live class's code and
-# count of answers (ui/live_class_view.py) are read from the back of the room: large, the code's letters spaced.)
+# count of answers (ui/live_class/teacher.py) are read from the back of the room: large, the code's letters spaced.)
 
 # In a right-to-left browser (an Arabic locale) Streamlit's slider (react-aria) mirrors its thumb and its pointer:
 # the smallest value sits on the right. Its two end labels are not mirrored, so clicking next to "10" set 1. The

@@ -1,4 +1,4 @@
-"""What the guided tour says about the learner's own sentence, computed (ui/tour.py words it, one fact a step).
+"""What the guided tour says about the learner's own sentence, computed (ui/tour/guide.py words it, one fact a step).
 
 Every function takes what a page computes (a sentence's V, attention weights, a model's analysis) and returns the
 numbers a step quotes, so the step's claim is true of the sentence on screen, never a canned example.

@@ -161,7 +161,7 @@ def _split(link: str) -> tuple[str, dict[str, str | list[str]]]:
 
 def arrive_from_plan() -> None:
     """Before the page is drawn: a quiz opened from the plan (?live_plan=N) starts clean on the plan's question N,
-    as a lesson does (ui/lesson_view.py): Streamlit would give the page's controls their last values back over the
+    as a lesson does (ui/lessons/view.py): Streamlit would give the page's controls their last values back over the
     link's. Its prompt and lock become this question's, and a class on asks it at once (PENDING_KEY)."""
     number = st.query_params.get(PLAN_PARAM)
     if number is None:

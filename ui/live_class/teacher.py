@@ -1,4 +1,4 @@
-"""The teacher's side of a live class, on any quiz (ui/guess_view.py, ui/fill_blank_quiz.py): start a class on the
+"""The teacher's side of a live class, on any quiz (ui/guess_view.py, ui/fill_blank/quiz.py): start a class on the
 question shown, and while it is on, the projector's panel: the class code in big letters, the join link and its QR
 code, the count of answers and the class's answers on the question's row (redrawn every second without a click),
 Reveal to everyone, Ask this question next (another head, word, sentence or quiz: the class lives in this session
@@ -23,7 +23,7 @@ from classroom.rules import HEARTBEAT_SECONDS
 from classroom.summary import summary_csv
 from ui.bidi import isolate
 from ui.i18n import _, ngettext, say
-from ui.lesson_view import show_lesson_line
+from ui.lessons.view import show_lesson_line
 from ui.live_class.plan import OPEN_KEY, PENDING_KEY, PROMPT_KEY, lesson_plan, question_settings
 from ui.live_class.questions import class_chart, reveal_line
 from ui.live_class.session import (

@@ -17,7 +17,7 @@ from attention_core.story.text import Token
 from classroom.question import GuessQuestion
 from ui.bidi import isolate
 from ui.i18n import _
-from ui.lesson_view import show_lesson_line
+from ui.lessons.view import show_lesson_line
 from ui.live_class.session import quiz_link
 from ui.live_class.teacher import live_class_panel, start_live_class
 from ui.reveal import hide_again, revealed

@@ -13,8 +13,9 @@ import streamlit as st
 from attention_core.figures.marks import label_index, outline_cell
 from ui.accessibility import focus_here
 from ui.bidi import isolate_arabic
-from ui.examples import LESSON_PARAM, LESSONS, Lesson
 from ui.i18n import _, right_to_left
+from ui.lessons.catalogue import LESSONS
+from ui.lessons.lesson import LESSON_PARAM, Lesson
 
 _APPLIED = "lesson_applied"  # session key: the lesson whose clean start was made (the Lessons page forgets it)
 _OPEN = "lesson_open"  # session key: the lesson the current page shows, whose cell the charts outline

@@ -1,6 +1,6 @@
 """Abstraction on screen: the words of a sentence, layer by layer (their cosines at one depth, and chosen pairs followed
 across the depths), each beside the same layers without attention (every head knocked out), and what attention's
-part is there. The sentences' view is ui/abstraction_sentences.py.
+part is there. The sentences' view is ui/abstraction/sentences.py.
 
 The layers' vectors come from attention_core.readings.layers, read once per model, text and knock-out and kept for
 every session (st.cache_resource: read-only records of the shared models); the raw and centred cosines are taken
@@ -28,7 +28,7 @@ from attention_core.models.interface import AttentionModel
 from attention_core.readings.layers import LayerStates, cosine_matrix, layer_states_each
 from ui.bidi import isolate
 from ui.i18n import N_, _, ngettext, reading_order
-from ui.lesson_view import in_reading_order
+from ui.lessons.view import in_reading_order
 from ui.markdown import plain
 from ui.screen import current_screen
 from ui.show import chart, flag_unknown_words

@@ -19,7 +19,7 @@ from ui.bidi import isolate, phrases_isolated
 from ui.following import follow_again, following_selectbox
 from ui.guess_table import guess_change_table
 from ui.i18n import N_, _, right_to_left, shown_head_name
-from ui.lesson_view import show_where_to_look, start_lesson
+from ui.lessons.view import show_where_to_look, start_lesson
 from ui.markdown import plain
 from ui.models import AUTOMATIC
 from ui.show import chart, flag_model_cut, flag_unknown_words, strip_of_panels

@@ -8,7 +8,7 @@ itself, on its page. Back and Skip are on every step.
 
 State: the step is in the URL (?tour=4), so a link resumes the tour; the learner's sentence is the one kept across
 pages (ui/controls.py) and goes into each step's URL. A step's entry is made once (_ENTERED): its page opened with
-the step's settings in the URL (as a lesson link does, ui/lesson_view.py), the settings' widgets reset so that the
+the step's settings in the URL (as a lesson link does, ui/lessons/view.py), the settings' widgets reset so that the
 URL wins. Completion is checked at the start of every run (ui/navigation.py) and at the end of the pages' fragments
 (`follows_tour`), whose reruns do not run the app's frame.
 """
@@ -26,7 +26,7 @@ from attention_core.story.text import MASK, tokenize, written
 from ui.accessibility import focus_here
 from ui.examples import DEFAULT_SENTENCE
 from ui.i18n import N_, _
-from ui.tour_facts import step_fact
+from ui.tour.facts import step_fact
 
 TOUR_PARAM = "tour"  # ?tour=4: the step a link opens; ?tour=done: the end
 DONE = "done"

@@ -1,4 +1,4 @@
-"""What each step of the guided tour (ui/tour.py) says about the learner's own sentence: computed by the code the
+"""What each step of the guided tour (ui/tour/guide.py) says about the learner's own sentence: computed by the code the
 step's page uses (its default vectors, its drawing of attention, its model), with the numbers from
 attention_core/story/tour_facts.py, so a step's claim is the page's own."""
 
@@ -17,7 +17,7 @@ from attention_core.story.attention import attend, unit_vectors
 from attention_core.story.text import MASK, Token, read_sentence
 from attention_core.story.trainable import TrainableSettings, trainable_heads
 from ui.bidi import isolate
-from ui.fill_blank_quiz import hidden_word_key
+from ui.fill_blank.quiz import hidden_word_key
 from ui.i18n import _, language
 from ui.markdown import plain
 
@@ -163,7 +163,7 @@ def _fact_layer(text: str) -> str:
 
 
 def _fact_depth(text: str) -> str:
-    from ui.abstraction_view import word_states
+    from ui.abstraction.view import word_states
 
     model = model_for(text)
     states = word_states(model, text).states

@@ -22,8 +22,8 @@ from attention_core.readings.layers import layer_states_each
 from attention_core.readings.sets import Language, SentenceSets, sentence_sets
 from attention_core.readings.shared_words import MOST_WORDS, pushed_apart, words_or_meaning
 from attention_core.story.text import is_right_to_left
-from ui.abstraction_quiz import texts_quiz
-from ui.abstraction_view import PAGE, WITHOUT, every_head, model_key, numbers_table, said
+from ui.abstraction.quiz import texts_quiz
+from ui.abstraction.view import PAGE, WITHOUT, every_head, model_key, numbers_table, said
 from ui.i18n import N_, _, ngettext, reading_order
 from ui.models import english_model, shipped_model
 from ui.show import chart

@@ -1,0 +1,1 @@
+"""Minimal pairs' parts: two sentences a word apart, side by side."""

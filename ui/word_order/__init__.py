@@ -1,0 +1,1 @@
+"""Word order's parts: the controls that move and swap words."""
