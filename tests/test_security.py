@@ -69,7 +69,7 @@ def test_uploaded_bytes_are_written_only_into_a_temporary_folder() -> None:
         return any(isinstance(m, str) and set(m) & set("wax+") for m in modes)
 
     for path in [
-        ROOT / "ui" / "corpora.py",
+        ROOT / "ui" / "train" / "corpora.py",
         ROOT / "pages" / "train.py",
         ROOT / "attention_core" / "training" / "corpora.py",
     ]:
