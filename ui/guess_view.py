@@ -18,6 +18,7 @@ from attention_core.figures.guess import guess_bars
 from attention_core.figures.heatmaps import MatrixKind, heatmap
 from attention_core.figures.marks import outline_cell
 from attention_core.figures.numbers import written_alone
+from attention_core.head_names import english_head_name
 from attention_core.story.guess_score import PickScore, score_pick, score_shares
 from classroom.question import AttentionQuestion
 from ui.accessibility import focus_here
@@ -26,7 +27,7 @@ from ui.i18n import N_, SOURCE_LANGUAGE, _
 from ui.lessons.view import show_lesson_line
 from ui.linked_options import follow_link, translated_options
 from ui.links import link_to_this_view
-from ui.live_class.session import english_head_name, quiz_link
+from ui.live_class.session import quiz_link
 from ui.live_class.teacher import live_class_panel, start_live_class
 from ui.progressive import first_heatmap_drawn, phone_browser, preload_charts, when_drawn
 from ui.reveal import quiz_asked
@@ -131,7 +132,7 @@ def guess_then_reveal(
     question = (head, row_word, tuple(labels), tuple(round(float(v), 6) for v in row))
     english_head = None  # the head as a question keeps it, for students in any language
     if len(map_names) > 1:
-        english_head = names_in(SOURCE_LANGUAGE)[head] if names_in else english_head_name(map_names[head])
+        english_head = names_in(SOURCE_LANGUAGE)[head] if names_in else english_head_name(map_names[head], _)
     link = quiz_link(page, question_query)
     asked = AttentionQuestion.ask(
         page=page,

@@ -27,8 +27,7 @@ import plotly.graph_objects as go
 import streamlit as st
 from babel.messages.pofile import read_po
 
-# LAYER_HEAD_SHORT: read by the live class (the template a question's head is written in)
-from attention_core.head_names import LAYER_HEAD_SHORT, is_head_name, written_head_name  # noqa: F401
+from attention_core.head_names import is_head_name, written_head_name
 from attention_core.words import Worded
 
 LOCALES = Path(__file__).resolve().parents[1] / "locales"

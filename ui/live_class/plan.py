@@ -14,10 +14,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import streamlit as st
 
+from attention_core.head_names import LAYER_HEAD_SHORT
 from classroom.plan import from_json, quiz_link, to_json
 from classroom.question import Question
 from ui.bidi import isolate
-from ui.i18n import LANGUAGES, LAYER_HEAD_SHORT, _, in_language, say
+from ui.i18n import LANGUAGES, _, in_language, say
 from ui.live_class.session import HEAD, app_host, shown_head
 from ui.markdown import plain
 

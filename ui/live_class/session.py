@@ -19,7 +19,7 @@ import streamlit as st
 
 from classroom import ClassNotFound, ClassStore, StoreUnavailableError
 from ui.browser_memory import forget, recalled, remember
-from ui.i18n import LANGUAGE_KEY, LAYER_HEAD_SHORT, N_, _, shown_head_name
+from ui.i18n import LANGUAGE_KEY, N_, _, shown_head_name
 from ui.links import href
 
 TEACHER_KEY = "live_class"  # session: the teacher's class (code and key); the key is in no link and on no page
@@ -83,14 +83,6 @@ def app_host() -> str | None:
 
 
 _TRAINABLE_HEAD = re.compile(r"head (\d+)")
-
-
-def english_head_name(name: str) -> str:
-    """A head's short name as this session's language writes it ("ط4 ر2") in English ("L4 H2"), as a question keeps
-    it for students in any language; any other name as it is."""
-    written = re.escape(_(LAYER_HEAD_SHORT)).replace(r"\{layer\}", r"(\d+)").replace(r"\{head\}", r"(\d+)")
-    found = re.fullmatch(written, name)
-    return LAYER_HEAD_SHORT.format(layer=found.group(1), head=found.group(2)) if found else name
 
 
 def shown_head(head: str | None) -> str | None:
