@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,11 +36,17 @@ _CHILDREN: list[subprocess.Popen] = []
 
 
 def start_server(
-    port: int, *, usage_stats: bool = False, prefix: tuple[str, ...] = (), root: Path = ROOT
+    port: int,
+    *,
+    usage_stats: bool = False,
+    prefix: tuple[str, ...] = (),
+    root: Path = ROOT,
+    env: Mapping[str, str] | None = None,
 ) -> subprocess.Popen:
     """`streamlit run app.py` on 127.0.0.1:port in its own process group, stopped at exit whatever happens.
     `prefix` goes before the command (e.g. taskset); usage statistics on make Streamlit report each script run's
-    execution time (its page_profile message). `root` is the checkout whose app.py runs (another one's, to compare)."""
+    execution time (its page_profile message). `root` is the checkout whose app.py runs (another one's, to compare).
+    `env` is added to this process's environment for the server alone (e.g. the live class's store)."""
     if not port_is_free(port):
         raise RuntimeError(f"port {port} is in use; pick another with --port")
     stats = f"--browser.gatherUsageStats={str(usage_stats).lower()}"
@@ -58,6 +64,7 @@ def start_server(
             stats,
         ],
         cwd=root,
+        env={**os.environ, **(env or {})},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
@@ -98,18 +105,23 @@ def launch_chromium(playwright: object, executable: str | None = None) -> object
     return playwright.chromium.launch(executable_path=executable or shutil.which("chromium"), headless=True, args=FLAGS)
 
 
-# Settled: the script has stopped (no status widget), no element is stale, every chart is drawn (Plotly has laid it
-# out), and the page's DOM has not changed for QUIET_MS (a rerun's charts redraw after the page settles). A
-# MutationObserver keeps the time of the last change.
+# Settled: the script has stopped (the app's script state, no status widget), no element is stale, every chart is
+# drawn (Plotly has laid it out), and the page's DOM has not changed for QUIET_MS (a rerun's charts redraw after the
+# page settles). A MutationObserver keeps the time of the last change; QUIET_START_JS restarts that clock when a wait
+# begins, so that a click whose rerun has not shown yet cannot pass for a page that settled before it.
 QUIET_MS = 600
+QUIET_START_JS = "() => { window.__lastChange = performance.now(); }"
 SETTLED_JS = """
 (quiet) => {
-  if (!window.__lastChange) {
-    window.__lastChange = performance.now();
+  if (!window.__quietWatch) {
+    window.__quietWatch = true;
+    window.__lastChange = window.__lastChange || performance.now();
     new MutationObserver(() => { window.__lastChange = performance.now(); })
       .observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
     return false;
   }
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.dataset.testScriptState !== 'notRunning') return false;  // Streamlit's own mark of a script run
   if (document.querySelector('[data-testid="stStatusWidget"]')) return false;
   if (document.querySelector('[data-stale="true"]')) return false;
   if ([...document.querySelectorAll('.js-plotly-plot')].some(p => !p._fullLayout)) return false;
@@ -118,10 +130,12 @@ SETTLED_JS = """
 """
 
 
-def settle(page: object) -> None:
-    """Until the page has settled (SETTLED_JS): waits on conditions, not on fixed sleeps."""
-    page.wait_for_timeout(150)  # a click's rerun to begin
-    page.wait_for_function(SETTLED_JS, arg=QUIET_MS, timeout=90_000, polling=100)
+def settle(page: object, quiet_ms: int = QUIET_MS, timeout_ms: int = 90_000) -> None:
+    """Until the page has settled (SETTLED_JS), the quiet counted from now: waits on conditions, not on fixed
+    sleeps. Not for a page that redraws on a timer (a training run's live view, a live class's panel): its DOM
+    never stays quiet."""
+    page.evaluate(QUIET_START_JS)
+    page.wait_for_function(SETTLED_JS, arg=quiet_ms, timeout=timeout_ms, polling=100)
 
 
 def cold_starts(port: int, runs: int) -> Iterator[tuple[object, float, float]]:

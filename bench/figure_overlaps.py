@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import time
 import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -243,12 +242,12 @@ def problems(charts: list[dict[str, object]], kind: str) -> list[str]:
 
 
 def close_page(page: object, walk: Walk) -> None:
-    """Close the page's browser context; a training run started for it is stopped first (the server runs one at a
-    time, and a run outlives its tab)."""
+    """Close the page's browser context; a training run started for it is stopped first and seen to end (Start is
+    enabled again): the server runs two at a time, and a run outlives its tab."""
     if walk.start:
         with contextlib.suppress(Exception):
             page.locator(".st-key-train_stop button").first.click(timeout=10_000)
-            time.sleep(3)
+            page.locator(".st-key-train_start button:enabled").first.wait_for(state="attached", timeout=150_000)
     page.context.close()
 
 

@@ -1,11 +1,19 @@
-"""What many test files share: the app under AppTest, its figures as the browser receives them, and sentences."""
+"""What many test files share: the app under AppTest, its figures as the browser receives them, and sentences; the
+one app server and the one Chromium of a test run."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import fcntl
 import json
+import os
 import random
+import shutil
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
 import pytest
@@ -13,8 +21,10 @@ import torch
 from streamlit.testing.v1 import AppTest
 
 from attention_core.figures.heatmaps import UNKNOWN_MARK
+from bench.app_server import free_port, launch_chromium, start_server, stop_server, wait_until_healthy
 
 APP = str(Path(__file__).parents[1] / "app.py")
+T = TypeVar("T")
 
 
 @pytest.fixture(autouse=True)
@@ -100,3 +110,103 @@ def hidden_word_pills(at: AppTest):
 
 def type_sentence(at: AppTest, page: str, text: str) -> AppTest:
     return at.text_input(key=f"{page}_sentence").input(text).run()
+
+
+# --- The app's server and Chromium, one of each for the whole run (issue 36) ----------------------------------------
+# Every browser test shares them: a server started per module cost a start and a first page's model loading each time.
+# A test therefore leaves no state behind that another could meet: a training run it started is stopped and seen to
+# end (the server runs at most two at once), and its own browser context is closed. A module that needs a server
+# configured otherwise (a second process on the same store, a Redis store, nginx in front of two processes, a limit
+# of two seats) starts that one itself and says why.
+
+
+def missing_browser() -> str | None:
+    """Why the browser tests cannot run here, or None."""
+    if not shutil.which("chromium"):
+        return "Chromium is not installed (apt-get install chromium fonts-noto-core)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright is not installed (pip install -r requirements-dev.txt)"
+    return None
+
+
+def skip_or_fail(reason: str) -> None:
+    """A skip that says why; under REQUIRE_BROWSER=1 (CI: `.ci/run` installs everything) a failure."""
+    if os.environ.get("REQUIRE_BROWSER") == "1":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+def app_server(class_folder: Path, **env: str) -> Iterator[str]:
+    """`streamlit run app.py` on a free port (the benchmarks' way: its own process group, stopped whatever happens),
+    its live-class store a SQLite file in class_folder (never the user's own cache folder), `env` added; yields its
+    address once it answers."""
+    port = free_port()
+    store = {"ATTENTION_CLASS_DIR": str(class_folder), "ATTENTION_CLASS_STORE": ""}
+    process = start_server(port, env=store | env)
+    try:
+        wait_until_healthy(port, process, timeout_s=120)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop_server(process)
+
+
+@pytest.fixture(scope="session")
+def class_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of the session server's live-class store (tests/test_browser_live_class.py reads its database)."""
+    return tmp_path_factory.mktemp("classes")
+
+
+@pytest.fixture(scope="session")
+def server(class_folder: Path) -> Iterator[str]:
+    """The app's server for every browser test of the run. Skips, saying why, without Chromium or Playwright."""
+    reason = missing_browser()
+    if reason:
+        skip_or_fail(reason)
+    yield from app_server(class_folder)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, for the whole run; each test opens its own context or page and closes it."""
+    reason = missing_browser()
+    if reason:
+        skip_or_fail(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = launch_chromium(p)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(autouse=True)
+def machine_share(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Under pytest-xdist (two workers, pyproject's addopts) a test marked `alone` asserts how long something took (a
+    reveal reaching the phones within 2 s): it runs while the other worker waits between two of its tests. Every other
+    test shares the machine. Two file locks in the folder both workers share: `gate` stops new tests from starting
+    while an `alone` test waits for the running ones to end; `machine` is held shared by each test, alone by it."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        yield
+        return
+    alone = request.node.get_closest_marker("alone") is not None
+    shared = tmp_path_factory.getbasetemp().parent
+    with open(shared / "gate.lock", "a") as gate, open(shared / "machine.lock", "a") as machine:
+        fcntl.flock(gate, fcntl.LOCK_EX)
+        if not alone:
+            fcntl.flock(gate, fcntl.LOCK_UN)
+        fcntl.flock(machine, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        if alone:
+            fcntl.flock(gate, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(machine, fcntl.LOCK_UN)
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """asyncio.run in a thread of its own. Once the session's Chromium is up, Playwright's sync API keeps its event
+    loop marked as running in the main thread between calls, and asyncio.run refuses to start there."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()

@@ -62,33 +62,18 @@ def test_the_package_declares_what_requirements_txt_pins_for_it() -> None:
 @pytest.mark.slow
 def test_the_package_installs_and_its_training_cli_runs_outside_the_repository(tmp_path: Path) -> None:
     """`pip install .` gives attention_core, shipped model included, and `python -m attention_core.training.train`
-    from any folder (built here as a wheel without fetching anything: the venv's own setuptools)."""
-    built = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            str(ROOT),
-            "--no-deps",
-            "--no-build-isolation",
-            "-q",
-            "-w",
-            str(tmp_path),
-        ],
+    from any folder (pip builds the wheel and installs it in one step, without fetching anything: the venv's own
+    setuptools)."""
+    target = tmp_path / "site"
+    pip_install = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation"]
+    installed = subprocess.run(
+        [*pip_install, "--target", str(target), str(ROOT)],
         capture_output=True,
         text=True,
         cwd=tmp_path,
     )
-    assert built.returncode == 0, built.stderr
-    wheel = next(tmp_path.glob("attention_explainer-*.whl"))
-    target = tmp_path / "site"
-    installed = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
-        capture_output=True,
-        text=True,
-    )
     assert installed.returncode == 0, installed.stderr
+    assert list(target.glob("attention_explainer-*.dist-info")), "not installed as a package"
     outside = tmp_path / "elsewhere"
     outside.mkdir()
     run = lambda *code: subprocess.run(  # noqa: E731

@@ -1,17 +1,14 @@
 """The app in a real browser (Debian's Chromium driven by Playwright): what a user actually sees.
 
-Skips, saying why, when Chromium or Playwright is missing; `.ci/run` installs both and sets REQUIRE_BROWSER=1,
-which turns a skip into a failure.
+The server and the browser are the run's own (tests/conftest.py: one of each for every browser test). Skips, saying
+why, when Chromium or Playwright is missing; `.ci/run` installs both and sets REQUIRE_BROWSER=1, which turns a skip
+into a failure. Waits are on conditions (a selector, a function of the page, bench.app_server.settle), never on time.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import time
 import urllib.parse
-import urllib.request
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,11 +17,10 @@ from urllib.parse import urlencode
 import pytest
 
 from attention_core.figures.heatmaps import UNKNOWN_MARK
-
-# Chromium's flags and the app's server for this machine, written once (the benchmarks use them too)
-from bench.app_server import FLAGS, free_port, start_server, stop_server, wait_until_healthy
+from bench.app_server import settle
+from tests.conftest import app_server
 from tests.test_live_training import LINES as ANIMAL_LINES
-from ui.examples import LESSONS
+from ui.lessons.catalogue import LESSONS
 from ui.page_registry import PAGES
 
 ROOT = Path(__file__).parents[1]
@@ -32,42 +28,6 @@ OUTPUT = ROOT / "test-output" / "browser"
 ARABIC = "ذهب الطالب إلى المدرسة"
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def _missing_browser() -> str | None:
-    if not shutil.which("chromium"):
-        return "Chromium is not installed (apt-get install chromium fonts-noto-core)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "Playwright is not installed (pip install -r requirements-dev.txt)"
-    return None
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    reason = _missing_browser()
-    if reason:
-        if os.environ.get("REQUIRE_BROWSER") == "1":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    port = free_port()
-    process = start_server(port)  # the benchmarks' way: its own process group, stopped whatever happens
-    try:
-        wait_until_healthy(port, process, timeout_s=120)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop_server(process)
-
-
-@pytest.fixture(scope="module")
-def browser(server: str) -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=FLAGS)
-        yield chromium
-        chromium.close()
 
 
 def tick_labels(page: object, axis: str, chart: int) -> list[tuple[float, str]]:
@@ -96,19 +56,42 @@ def start_pasted_run(page: object, lines: str, steps: int, preset: str | None = 
     budget = page.get_by_role("spinbutton", name="Steps")
     budget.fill(str(steps))
     budget.press("Enter")
-    time.sleep(1.0)
+    settle(page)  # the budget's rerun over: a click on Start during it could be lost
     start.click()
+
+
+def stop_run(page: object) -> None:
+    """Stop the page's training run and wait until it has ended (Start is enabled again): the server runs two at
+    most, and a run outlives its tab, so no test may leave one going for the next."""
+    page.locator(".st-key-train_stop button").click()
+    page.locator(".st-key-train_start button:enabled").first.wait_for(state="attached", timeout=150_000)
+
+
+# Streamlit marks its app element with the state of the script's run (data-test-script-state). IDLE: no run going,
+# nothing stale. COUNT_RUNS: from now on, window.__runs counts the page's finished runs, a fragment's too (a page that
+# redraws every second, a training run's or a live class's, never stays quiet long enough for settle).
+IDLE = """() => document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'
+    && !document.querySelector('[data-stale=true]')"""
+COUNT_RUNS = """() => { const app = document.querySelector('[data-testid=stApp]'); window.__runs = 0;
+    new MutationObserver(() => { if (app.dataset.testScriptState === 'notRunning') window.__runs += 1; })
+      .observe(app, {attributes: true, attributeFilter: ['data-test-script-state']}); }"""
+
+
+def redrawn(*pages: object, runs: int = 2) -> None:
+    """Until each page has finished `runs` more script runs: what the server held when this was called is drawn."""
+    for page in pages:
+        page.evaluate(COUNT_RUNS)
+    for page in pages:
+        page.wait_for_function(f"() => window.__runs >= {runs}", timeout=30_000)
 
 
 def wait_for_charts(page: object) -> None:
     page.wait_for_selector(".js-plotly-plot", timeout=90_000)
-    page.wait_for_function("document.querySelectorAll('[data-stale=\"true\"]').length === 0", timeout=30_000)
-    time.sleep(1.0)
+    settle(page)
 
 
 def wait_for_rerun(page: object) -> None:
-    page.wait_for_function("document.querySelectorAll('[data-stale=\"true\"]').length === 0", timeout=30_000)
-    time.sleep(1.0)
+    settle(page)
 
 
 PRESENTATION_ON = "() => parseFloat(getComputedStyle(document.documentElement).fontSize) >= 20"  # 22 px type
@@ -141,11 +124,22 @@ def type_sentence(page: object, text: str) -> None:
     wait_for_charts(page)
 
 
+@pytest.fixture
+def fresh_server(class_folder: Path) -> Iterator[str]:
+    """A server no session has visited yet: Streamlit's legacy multipage mode exists only there (ui/navigation.py),
+    and the run's server has had its first visit by the time most tests run."""
+    yield from app_server(class_folder)
+
+
 @pytest.mark.parametrize("path", ["trainable", "similarity", ""])
-def test_page_opened_from_its_own_link_is_framed_by_the_app(server: str, browser: object, path: str) -> None:
-    """A fresh server's first visit straight to a page URL still gets the app's navigation (see ui/navigation)."""
+def test_page_opened_from_its_own_link_is_framed_by_the_app(
+    request: pytest.FixtureRequest, server: str, browser: object, path: str
+) -> None:
+    """A fresh server's first visit straight to a page URL still gets the app's navigation (see ui/navigation); the
+    same links on a server already visited."""
+    base = request.getfixturevalue("fresh_server") if path == "trainable" else server
     page = browser.new_page(viewport={"width": 1400, "height": 2400})
-    page.goto(f"{server}/{path}")
+    page.goto(f"{base}/{path}")
     wait_for_charts(page)
     nav = page.locator("[data-testid='stSidebarNav']").inner_text()
     assert "Trainable attention" in nav and "app" not in nav.split()
@@ -376,7 +370,7 @@ def test_typed_html_executes_nothing_on_any_page(server: str, browser: object, p
         probe = page.get_by_label("Probe sentence", exact=False)
         probe.fill(HOSTILE[0])
         probe.press("Enter")
-        time.sleep(1.0)
+        settle(page)
         page.get_by_role("button", name="Start a new run").click()
         page.get_by_text("at least 20").first.wait_for(timeout=30_000)  # six lines: refused, with a message
     else:
@@ -385,9 +379,8 @@ def test_typed_html_executes_nothing_on_any_page(server: str, browser: object, p
         for text in HOSTILE:
             box.fill(text)
             box.press("Enter")
-            time.sleep(1.5)
             wait_for_rerun(page)  # Fill the blank draws no chart for English text (it has no English model)
-    time.sleep(1.0)
+    settle(page)  # whatever the typed text could run has run
     assert dialogs == []
     assert page.locator("img[src='x'], svg[onload], script:text('alert')").count() == 0
     assert page.locator("[data-testid='stException']").count() == 0
@@ -405,7 +398,7 @@ def test_bad_uploads_are_refused_in_the_browser_and_change_nothing(server: str, 
     corpus_uploader.wait_for(timeout=30_000)
     corpus_uploader.locator("input[type=file]").set_input_files(str(binary))
     page.get_by_text("notes.txt").first.wait_for(timeout=30_000)
-    time.sleep(2.0)
+    settle(page)  # the upload's rerun over
     page.get_by_role("button", name="Start a new run").click()
     page.get_by_text("looks like a binary file").wait_for(timeout=30_000)
     page.get_by_text("Load a model you downloaded earlier").click()
@@ -523,6 +516,10 @@ def test_arabic_with_a_blank_reads_right_to_left_in_cards_and_chips(server: str,
     context.close()
 
 
+PICKER_TAKES_CLICKS = """() => [...document.querySelectorAll("[class*='st-key-fill_blank_picker'] .js-plotly-plot")]
+    .some(p => p._ev && p._ev.listeners('plotly_click').length > 0)"""
+
+
 def test_clicking_a_head_knocks_it_out_and_the_link_to_this_view_carries_it(server: str, browser: object) -> None:
     """Issue 14: a click on the head picker switches the head off (and a second click back on); the link under
     the controls names the heads at once (the address bar shows a value set in code one interaction later)."""
@@ -532,7 +529,7 @@ def test_clicking_a_head_knocks_it_out_and_the_link_to_this_view_carries_it(serv
     points = page.locator("[class*='st-key-fill_blank_picker'] .scatterlayer .trace").first.locator(".point")
     points.first.wait_for(timeout=60_000)
     wait_for_charts(page)
-    page.wait_for_timeout(2_000)  # Plotly attaches its click handlers after drawing
+    page.wait_for_function(PICKER_TAKES_CLICKS, timeout=30_000)  # Plotly attaches its click handlers after drawing
     points.nth(0).scroll_into_view_if_needed()
     points.nth(0).click(force=True)  # L1 H1, the previous-word head
     page.locator("[class*='st-key-fill_blank_knock_out'] [data-tag]").first.wait_for(timeout=30_000)
@@ -622,8 +619,7 @@ def test_every_page_reads_right_to_left_in_arabic_and_english_switches_back(serv
     for path in ARABIC_PAGES:
         page.goto(f"{server}/{'' if path == 'idea' else path}?lang=ar")  # the idea is the default page, at /
         page.locator("[data-testid='stMain'] h1").first.wait_for(timeout=90_000)
-        page.wait_for_function("document.querySelectorAll('[data-stale=\"true\"]').length === 0", timeout=60_000)
-        time.sleep(1.0)
+        settle(page)
         assert page.evaluate(direction, "[data-testid='stMain']") == "rtl", path
         assert page.evaluate(direction, "[data-testid='stSidebarContent']") == "rtl", path
         if page.locator(".katex").count():

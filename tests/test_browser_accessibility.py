@@ -4,7 +4,7 @@ styles (axe skips some Arabic-script nodes); a text alternative for every heatma
 names; a visible focus on every control and two Tab stops per chart; focus on the answer after Reveal, on the
 lesson's line after "Open this lesson" and on the run's progress after Start; /idea found.
 
-Uses the server and browser of tests/test_browser.py (skipped, or failed under REQUIRE_BROWSER=1, without Chromium);
+Uses the run's server and browser (tests/conftest.py; skipped, or failed under REQUIRE_BROWSER=1, without Chromium);
 the measuring is tools/accessibility_audit.py's, which prints the same numbers for every page.
 """
 
@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import re
-import time
 from urllib.parse import urlencode
 
 import pytest
 
-from tests import test_browser
-from tests.test_browser import screenshot, start_pasted_run, wait_for_rerun
+from tests.test_browser import redrawn, screenshot, start_pasted_run, stop_run, wait_for_rerun
 from tests.test_live_training import LINES as ANIMAL_LINES
 from tools.accessibility_audit import (
     CAPTION_CONTRAST_JS,
@@ -32,9 +30,7 @@ from tools.accessibility_audit import (
     url,
     wait_for_page,
 )
-from ui.examples import LESSONS
-
-server, browser = test_browser.server, test_browser.browser  # the same pytest fixtures (one server per module)
+from ui.lessons.catalogue import LESSONS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -163,7 +159,7 @@ def test_focus_moves_to_the_runs_progress_after_start_and_stays_there(server: st
     page.goto(f"{server}/train")
     start_pasted_run(page, "\n".join(ANIMAL_LINES), 1000)  # long enough to outlast the wait below
     page.wait_for_function("() => document.activeElement && document.activeElement.tagName === 'H3'", timeout=30_000)
-    time.sleep(3)  # the live view reruns every second: focus must not move again
+    redrawn(page, runs=3)  # the live view reruns every second: focus must not move again
     assert page.evaluate("() => document.activeElement.innerText").startswith("Training: ")
-    page.get_by_role("button", name="Stop", exact=True).click()
+    stop_run(page)
     context.close()

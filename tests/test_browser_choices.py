@@ -2,7 +2,7 @@
 (their own sentence after a guess, Reveal pressed at once, a visit to another page and back), and the other boxes
 that offer a sentence's words (Word order's swap, the word followed through the layers) after a new sentence.
 
-Uses the server and browser of tests/test_browser.py (skipped, or failed under REQUIRE_BROWSER=1, without Chromium).
+Uses the run's server and browser (tests/conftest.py; skipped, or failed under REQUIRE_BROWSER=1, without Chromium).
 """
 
 from __future__ import annotations
@@ -11,11 +11,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests import test_browser
 from tests.test_browser import screenshot, wait_for_rerun
-from ui.examples import LESSONS
-
-server, browser = test_browser.server, test_browser.browser  # the same pytest fixtures (one server per module)
+from ui.lessons.catalogue import LESSONS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SISTER = "My sister gave her old bike to a friend who needed it"

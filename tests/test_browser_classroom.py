@@ -1,6 +1,6 @@
 """The app in Chromium as a class meets it: an Arabic-locale browser, presentation mode on a projector.
 
-Uses the server and browser of tests/test_browser.py (skipped, or failed under REQUIRE_BROWSER=1, without Chromium).
+Uses the run's server and browser (tests/conftest.py; skipped, or failed under REQUIRE_BROWSER=1, without Chromium).
 """
 
 from __future__ import annotations
@@ -9,10 +9,7 @@ import urllib.parse
 
 import pytest
 
-from tests import test_browser
 from tests.test_browser import goto, screenshot, wait_for_charts
-
-server, browser = test_browser.server, test_browser.browser  # the same pytest fixtures (one server per module)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ARABIC_BLANK = "ذهب الولد إلى [MASK] في الصباح"

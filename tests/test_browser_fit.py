@@ -5,7 +5,7 @@ and the logit lens writes every cell (in presentation mode too, with a dark cell
 boxes are Chromium's own (SVG bounding boxes, turned as the text is turned), counted by bench/figure_overlaps.py,
 which prints the same counts. One page load per page, size and language checks all of its charts.
 
-Uses the server and browser of tests/test_browser.py (skipped, or failed under REQUIRE_BROWSER=1, without Chromium).
+Uses the run's server and browser (tests/conftest.py; skipped, or failed under REQUIRE_BROWSER=1, without Chromium).
 """
 
 from __future__ import annotations
@@ -13,9 +13,6 @@ from __future__ import annotations
 import pytest
 
 from bench.figure_overlaps import SIZES, WALKS, Size, Walk, close_page, open_page, overlaps, problems
-from tests import test_browser
-
-server, browser = test_browser.server, test_browser.browser  # the same pytest fixtures (one server per module)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -4,19 +4,16 @@ Join form is the first thing under the student's thumb.
 
 Streamlit closes its menu after a pick only when the browser's user agent names a phone; a phone browser asking for
 the desktop site, a tablet, or a narrow window does not, and the menu (300 px of 390) stayed over the form. Both
-kinds of browser are tried here. Uses the server and browser of tests/test_browser.py.
+kinds of browser are tried here. Uses the run's server and browser (tests/conftest.py).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import pytest
 
-from tests import test_browser
-
-server, browser = test_browser.server, test_browser.browser  # the same pytest fixtures (one server per module)
+from bench.app_server import settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -51,7 +48,7 @@ def _open_menu(page: object, server: str, path: str) -> None:
     opener = page.locator("[data-testid=stExpandSidebarButton]")  # type: ignore[attr-defined]
     opener.wait_for(timeout=90_000)
     page.get_by_role("heading").first.wait_for(timeout=90_000)  # type: ignore[attr-defined]
-    time.sleep(1.0)  # the first paint settled
+    settle(page)  # the first paint settled
     opener.tap()
     page.wait_for_function(f"() => ({SIDEBAR_RIGHT})() >= 290", timeout=10_000)  # type: ignore[attr-defined]
 

@@ -3,7 +3,8 @@ a phone (390 × 844) on the teacher's app process and an Arabic-locale browser o
 (as deploy/serve.py runs them). The students join by the code, answer, the teacher's count reaches 2, and Reveal to
 everyone reaches both students' screens within 2 s without a click; no student's page or URL holds the teacher key.
 
-Uses the server and browser of tests/test_browser.py, the servers started on a store folder of this module's own.
+Uses the run's server and browser (tests/conftest.py); the session server keeps its classes in a folder of the run's
+own (class_folder), which this module reads and a second app process here shares.
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ from urllib.parse import urlencode
 
 import pytest
 
+from bench.app_server import settle
 from classroom.rules import hash_key
-from tests import test_browser
-from tests.test_browser import OUTPUT, PRESENTATION_ON, goto, wait_for_rerun
+from tests.conftest import app_server
+from tests.test_browser import IDLE, OUTPUT, PRESENTATION_ON, goto, redrawn
 
-browser = test_browser.browser
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SENTENCE = "The animal didn't cross the street because it was too tired"
 QUIZ = "heads?" + urlencode(
@@ -43,6 +44,8 @@ MODEL_BARS_DRAWN = """() => { const plot = document.querySelector("[class*='st-k
     return !!plot && !!plot.data && plot.data.length > 1 && plot.data[1].y.some(y => y !== null && y > 0); }"""
 BAR_TEXT_PX = """() => [...document.querySelectorAll("[class*='st-key-live_class_tally'] text.bartext")]
     .map(t => parseFloat(getComputedStyle(t).fontSize))"""
+# A live class's pages redraw every second (their fragments read the store), so they never stay still: waits here are
+# on Streamlit's own mark of a script run (test_browser.redrawn, IDLE), not on a quiet page.
 # The element at the top of the window, below Streamlit's header (90 px).
 SCROLL_TO = """e => { e.scrollIntoView({block: 'start'}); let p = e.parentElement;
     while (p && !['auto', 'scroll'].includes(getComputedStyle(p).overflowY)) p = p.parentElement;
@@ -50,27 +53,10 @@ SCROLL_TO = """e => { e.scrollIntoView({block: 'start'}); let p = e.parentElemen
 
 
 @pytest.fixture(scope="module")
-def class_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    folder = tmp_path_factory.mktemp("classes")
-    old = os.environ.get("ATTENTION_CLASS_DIR")
-    os.environ["ATTENTION_CLASS_DIR"] = str(folder)
-    yield folder
-    if old is None:
-        del os.environ["ATTENTION_CLASS_DIR"]
-    else:
-        os.environ["ATTENTION_CLASS_DIR"] = old
-
-
-@pytest.fixture(scope="module")
-def server(class_folder: Path) -> Iterator[str]:
-    """tests/test_browser.py's server, started once the store's folder is set for it."""
-    yield from test_browser.server.__wrapped__()  # type: ignore[attr-defined]
-
-
-@pytest.fixture(scope="module")
-def other_server(class_folder: Path) -> Iterator[str]:
-    """A second app process on the same store, as deploy/serve.py runs several: a student there joins the class."""
-    yield from test_browser.server.__wrapped__()  # type: ignore[attr-defined]
+def other_server(server: str, class_folder: Path) -> Iterator[str]:
+    """A second app process on the session server's store, as deploy/serve.py runs several: a student there joins
+    the class, a teacher's restarted process resumes it. (Its own process: the point is two of them.)"""
+    yield from app_server(class_folder)
 
 
 def stored_key_hashes(folder: Path) -> set[str]:
@@ -90,6 +76,7 @@ def pick(page: object, word: str) -> None:
     page.wait_for_function(ANSWERED, timeout=15_000)
 
 
+@pytest.mark.alone  # it asserts a time: the other worker waits (tests/conftest.machine_share)
 def test_a_projector_and_two_phones_run_a_question_and_the_reveal_reaches_them_within_2_s(
     server: str, other_server: str, browser: object, class_folder: Path
 ) -> None:
@@ -113,8 +100,10 @@ def test_a_projector_and_two_phones_run_a_question_and_the_reveal_reaches_them_w
     phone, arabic = phone_context.new_page(), arabic_context.new_page()
     phone.goto(join)
     arabic.goto(join.replace(server, other_server))
-    for page in (phone, arabic):  # the code is in the box: one tap on Join
-        page.locator(JOIN_BUTTON).click(timeout=60_000)
+    for page in (phone, arabic):  # the code is in the box: one tap on Join, once the page's first runs are over
+        page.locator(JOIN_BUTTON).wait_for(timeout=60_000)
+        settle(page)
+        page.locator(JOIN_BUTTON).click()
         page.locator("[class*='st-key-join_pick']").wait_for(timeout=60_000)
     arabic.wait_for_function("document.documentElement.dir === 'rtl'", timeout=15_000)  # the Arabic interface
     pick(phone, "street")
@@ -126,7 +115,7 @@ def test_a_projector_and_two_phones_run_a_question_and_the_reveal_reaches_them_w
     OUTPUT.mkdir(parents=True, exist_ok=True)
     # The projector shows the panel (the question just above it): the code, the count, the QR code, the answers.
     teacher.locator(".st-key-live_class_code").evaluate(SCROLL_TO)
-    time.sleep(1.5)
+    redrawn(teacher, runs=1)
     teacher.screenshot(path=str(OUTPUT / "live-class-projector.png"))
 
     for page in (phone, arabic):
@@ -144,13 +133,14 @@ def test_a_projector_and_two_phones_run_a_question_and_the_reveal_reaches_them_w
         delays.append((page.evaluate("window.revealedAt") - clicked) / 1000)
     assert max(delays) <= 2.0, f"the reveal reached the students after {delays} s"
     teacher.locator(".st-key-live_class_code").evaluate(SCROLL_TO)
-    time.sleep(1.5)
+    redrawn(teacher, runs=1)
     teacher.screenshot(path=str(OUTPUT / "live-class-projector-revealed.png"))
+    teacher.wait_for_function(f"() => ({BAR_TEXT_PX})().length > 0", timeout=10_000)
     sizes = teacher.evaluate(BAR_TEXT_PX)
     assert sizes and min(sizes) >= 18, f"the class's chart writes numbers at {sorted(set(sizes))} px on the projector"
-    wait_for_rerun(phone)
+    phone.wait_for_function(IDLE, timeout=30_000)
     phone.screenshot(path=str(OUTPUT / "live-class-phone.png"), full_page=True)
-    wait_for_rerun(arabic)
+    arabic.wait_for_function(IDLE, timeout=30_000)
     arabic.screenshot(path=str(OUTPUT / "live-class-arabic.png"))
     assert phone.locator("[data-testid=stException]").count() == 0
 
@@ -205,10 +195,13 @@ def start_class(page: object, base: str) -> str:
 
 def join(page: object, link: str) -> None:
     page.goto(link)
-    page.locator(JOIN_FORM).click(timeout=60_000)
+    page.locator(JOIN_FORM).wait_for(timeout=60_000)
+    settle(page)  # a tap during the page's first runs could be lost
+    page.locator(JOIN_FORM).click()
     page.locator("[class*='st-key-join_pick']").wait_for(timeout=60_000)
 
 
+@pytest.mark.alone  # it asserts a time: the other worker waits (tests/conftest.machine_share)
 def test_a_teacher_reload_or_another_process_resumes_the_class_in_presentation_mode(
     server: str, other_server: str, browser: object
 ) -> None:
@@ -216,7 +209,7 @@ def test_a_teacher_reload_or_another_process_resumes_the_class_in_presentation_m
     teacher.get_by_text("This class: its summary and the lesson plan").click()
     teacher.get_by_role("button", name="Add this question to the plan").click()
     teacher.get_by_role("button", name="Download the plan (JSON)").wait_for(timeout=15_000)
-    wait_for_rerun(teacher)
+    teacher.wait_for_function("() => !!localStorage.getItem('attention.plan')", timeout=15_000)  # kept by the browser
     for where in (None, other_server):  # a reload; then the same browser on another app process (a crash's restart)
         started = time.monotonic()
         if where is None:
@@ -253,8 +246,8 @@ def test_one_student_is_counted_once_across_reloads_and_tabs_and_keeps_her_answe
     second = phone_context.new_page()  # a second tab, on another process: replaces, never adds
     second.goto(f"{other_server}/join?code={code}")
     second.locator("[class*='st-key-join_pick']").wait_for(timeout=60_000)
-    pick(second, "animal")
-    time.sleep(2.5)  # the panel redraws every second: a count that went up would show by now
+    pick(second, "animal")  # in the store once the tab says received
+    redrawn(teacher)  # the panel has read the store since: a count that went up would show now
     assert big_number(teacher, COUNT) == "1" and big_number(teacher, JOINED) == "1"
     for page in (teacher, phone, second):
         assert page.locator("[data-testid=stException]").count() == 0
@@ -294,27 +287,20 @@ def port_answers(port: int) -> bool:
 
 @pytest.fixture(scope="module")
 def redis_class(tmp_path_factory: pytest.TempPathFactory, browser: object) -> Iterator[tuple[str, int, Path, list]]:
-    """(an app on a redis store, redis's port, its folder, [its process]) — the list holds the process to stop."""
-    from bench.app_server import free_port, start_server, stop_server, wait_until_healthy
+    """(an app on a redis store, redis's port, its folder, [its process]) — the list holds the process to stop. The
+    app is a server of its own: the session's keeps its classes in SQLite."""
+    from bench.app_server import free_port
 
     folder, port = tmp_path_factory.mktemp("redis"), free_port()
     running = [start_redis(port, folder)]
-    old = os.environ.get("ATTENTION_CLASS_STORE")
-    os.environ["ATTENTION_CLASS_STORE"] = f"redis://127.0.0.1:{port}/0"
-    app_port = free_port()
-    app = start_server(app_port)
+    app = app_server(folder, ATTENTION_CLASS_STORE=f"redis://127.0.0.1:{port}/0")
     try:
-        wait_until_healthy(app_port, app, timeout_s=120)
-        yield f"http://127.0.0.1:{app_port}", port, folder, running
+        yield next(app), port, folder, running
     finally:
-        stop_server(app)
+        app.close()  # the app's server stops
         for process in running:
             process.terminate()
             process.wait(timeout=10)
-        if old is None:
-            del os.environ["ATTENTION_CLASS_STORE"]
-        else:
-            os.environ["ATTENTION_CLASS_STORE"] = old
 
 
 def test_redis_stopped_mid_class_shows_no_traceback_and_an_answer_sent_meanwhile_arrives(
@@ -333,7 +319,7 @@ def test_redis_stopped_mid_class_shows_no_traceback_and_an_answer_sent_meanwhile
     warning = "[data-testid=stAlertContentWarning]"
     phone.wait_for_function(f"() => document.querySelectorAll('{warning}').length > 0", timeout=15_000)
     teacher.wait_for_function(f"() => document.querySelectorAll('{warning}').length > 0", timeout=15_000)
-    time.sleep(2)
+    redrawn(teacher, phone)  # both pages have run again with the store down: a traceback would show now
     for page in (teacher, phone):
         assert page.locator("[data-testid=stException]").count() == 0, "a traceback on screen"
     assert phone.locator("[data-testid=stAlertContentSuccess]").count() == 0  # nothing said received

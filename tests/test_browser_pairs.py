@@ -2,7 +2,7 @@
 address bar holds no head while it follows and the user's pick once there is one, and each link reopens the same
 head; clearing the pick follows again.
 
-Uses the server and browser of tests/test_browser.py (skipped, or failed under REQUIRE_BROWSER=1, without Chromium).
+Uses the run's server and browser (tests/conftest.py; skipped, or failed under REQUIRE_BROWSER=1, without Chromium).
 """
 
 from __future__ import annotations
@@ -11,11 +11,8 @@ import urllib.parse
 
 import pytest
 
-from tests import test_browser
 from tests.test_browser import screenshot, wait_for_charts, wait_for_rerun
 from tests.test_pairs_app import TROPHY, _most_changed
-
-server, browser = test_browser.server, test_browser.browser  # the same pytest fixtures (one server per module)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -36,7 +33,6 @@ def _type(page: object, label: str, text: str) -> None:
     box = page.get_by_label(label)
     box.fill(text)
     box.press("Enter")
-    page.wait_for_timeout(1500)
     wait_for_rerun(page)
 
 

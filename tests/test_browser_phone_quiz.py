@@ -1,7 +1,7 @@
 """A quiz link on a phone (issue 25): the question is on the first screen, with no scrolling.
 
 A class opens the teacher's quiz link on phones; the page's introduction, sentence box and settings came first, about
-two screens of them, and the question and its box below. Uses the server and browser of tests/test_browser.py
+two screens of them, and the question and its box below. Uses the run's server and browser (tests/conftest.py)
 (skipped, or failed under REQUIRE_BROWSER=1, without Chromium).
 """
 
@@ -11,11 +11,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests import test_browser
 from tests.test_browser import screenshot
-from ui.examples import LESSONS
-
-server, browser = test_browser.server, test_browser.browser  # the same pytest fixtures (one server per module)
+from ui.lessons.catalogue import LESSONS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3, "is_mobile": True, "has_touch": True}

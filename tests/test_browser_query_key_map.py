@@ -3,7 +3,7 @@ projector in presentation mode and on a 1024 × 768 one, no two labels' SVG text
 plot area, Plotly's toolbar covers no entry of the legend, and the page shows the labels the figure says it does
 (those that fit only on a wide screen are hidden in a chart narrower than WIDE_PX, by the page's CSS).
 
-Uses the server and browser of tests/test_browser.py (skipped, or failed under REQUIRE_BROWSER=1, without Chromium).
+Uses the run's server and browser (tests/conftest.py; skipped, or failed under REQUIRE_BROWSER=1, without Chromium).
 """
 
 from __future__ import annotations
@@ -12,10 +12,7 @@ import urllib.parse
 
 import pytest
 
-from tests import test_browser
 from tests.test_browser import goto, screenshot, wait_for_charts
-
-server, browser = test_browser.server, test_browser.browser  # the same pytest fixtures (one server per module)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 TIRED = "The animal didn't cross the street because it was too tired"

@@ -3,8 +3,8 @@ projector's 1280 × 720 in presentation mode where the issue saw it there (issue
 
 Each check reads what is drawn: a slider's red fill against its thumb (pixels), the progress bar's fill against its
 track, where each phrase of a paragraph lands (Range boxes), a radio button against the first line of its label,
-whether a label is cut, the sentence box's type against the body's. Uses the server and browser of
-tests/test_browser.py (skipped, or failed under REQUIRE_BROWSER=1, without Chromium).
+whether a label is cut, the sentence box's type against the body's. Uses the run's server and browser
+(tests/conftest.py; skipped, or failed under REQUIRE_BROWSER=1, without Chromium).
 """
 
 from __future__ import annotations
@@ -14,11 +14,8 @@ import re
 
 import pytest
 
-from tests import test_browser
 from tests.test_browser import goto, screenshot, start_pasted_run, wait_for_charts, wait_for_rerun
 from tests.test_live_training import LINES as ANIMAL_LINES
-
-server, browser = test_browser.server, test_browser.browser  # the same pytest fixtures (one server per module)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 PROJECTOR = {"width": 1280, "height": 720}

@@ -1,17 +1,14 @@
 """The guided tour walked in Chromium as a newcomer walks it (issue 35): from the home page's "Take the tour", each
 step's own action on the real control, to the end; on a phone in an Arabic-locale browser too. The last step's
-action (Rank every head) runs in a page fragment, which only a real browser reruns alone. Uses the server and browser
-of tests/test_browser.py (skipped, or failed under REQUIRE_BROWSER=1, without Chromium)."""
+action (Rank every head) runs in a page fragment, which only a real browser reruns alone. Uses the run's server and
+browser (tests/conftest.py; skipped, or failed under REQUIRE_BROWSER=1, without Chromium)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests import test_browser
 from tools.tour_walk import walk_tour
-from ui.tour import STEPS
-
-server, browser = test_browser.server, test_browser.browser  # the same pytest fixtures (one server per module)
+from ui.tour.guide import STEPS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

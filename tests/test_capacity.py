@@ -13,6 +13,7 @@ import pytest
 from bench.app_server import port_is_free, start_server, stop_server, wait_until_healthy
 from bench.class_load import FULL
 from bench.st_client import Tab
+from tests.conftest import run_async
 from ui.capacity import MAX_SESSIONS_ENV, Admission, max_sessions_from_environment
 
 
@@ -86,7 +87,7 @@ def test_a_full_server_tells_the_third_student_and_takes_them_once_a_tab_closes(
             for tab in tabs:
                 await tab.close()
 
-    asyncio.run(visit())
+    run_async(visit())
 
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")

@@ -3,7 +3,6 @@ speaking the protocol Streamlit speaks, so that it cannot rot silently. No brows
 
 from __future__ import annotations
 
-import asyncio
 import urllib.parse
 from collections.abc import Iterator
 
@@ -12,6 +11,7 @@ import pytest
 from bench.app_server import port_is_free, start_server, stop_server, wait_until_healthy
 from bench.class_load import run_class
 from bench.st_client import Tab
+from tests.conftest import run_async
 
 PORTS = range(8741, 8750)  # the benchmarks' ports
 
@@ -44,12 +44,12 @@ def test_a_tab_types_and_reruns_a_fragment(server: tuple[str, int]) -> None:
         finally:
             await tab.close()
 
-    asyncio.run(visit())
+    run_async(visit())
 
 
 def test_two_students_get_every_action_finished(server: tuple[str, int]) -> None:
     url, pid = server
-    result = asyncio.run(run_class(url, clients=2, duration=3, warmup=0, seed=3, server_pid=pid, timeout_s=30))
+    result = run_async(run_class(url, clients=2, duration=3, warmup=0, seed=3, server_pid=pid, timeout_s=30))
     records = result["records"]
     assert result["errors"] == []
     assert {r["client"] for r in records} == {0, 1} and all(r["seconds"] > 0 for r in records)
@@ -71,4 +71,4 @@ def test_an_old_fill_the_blank_link_opens_its_sentence_on_a_real_server(server: 
         finally:
             await tab.close()
 
-    asyncio.run(visit())
+    run_async(visit())

@@ -9,12 +9,9 @@ import urllib.parse
 
 import pytest
 
-from tests import test_browser
 from tests.conftest import APP, assert_clean, open_framed_link
 from tests.test_browser import wait_for_charts
-from ui.examples import LESSONS
-
-server, browser = test_browser.server, test_browser.browser  # the same pytest fixtures (one server per module)
+from ui.lessons.catalogue import LESSONS
 
 
 def _parameters(query: str) -> list[tuple[str, str]]:

@@ -169,6 +169,7 @@ def test_a_stop_shows_where_it_stopped_and_resume_goes_on_with_the_same_budget_a
     assert run.progress().reports[-1].step == 310
 
 
+@pytest.mark.alone  # it asserts a time: the other worker waits (tests/conftest.machine_share)
 def test_stop_while_the_text_is_prepared_ends_the_run_within_two_seconds() -> None:
     import time
 

@@ -2,7 +2,8 @@
 
 Skips, saying why, when nginx is missing; with REQUIRE_BROWSER=1 (`.ci/run`, which installs nginx) that is a
 failure. Students are bench/st_client.py tabs (a page load over HTTP, then Streamlit's websocket, cookies kept as
-a browser keeps them), and Debian's Chromium.
+a browser keeps them), and the run's Chromium (tests/conftest.py). The servers are this module's own: nginx in front of
+two app processes is the point.
 """
 
 from __future__ import annotations
@@ -24,11 +25,11 @@ from urllib.parse import urlencode
 
 import pytest
 
-from bench.app_server import launch_chromium
 from bench.class_load import run_class
 from bench.st_client import Run, Tab
 from deploy.serve import answers_health, find_nginx
-from tests.test_browser import ARABIC, _missing_browser, tick_labels, wait_for_charts
+from tests.conftest import run_async
+from tests.test_browser import ARABIC, tick_labels, wait_for_charts
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -96,7 +97,7 @@ def open_tabs(url: str, count: int) -> list[tuple[Tab, Run] | BaseException]:
     async def all_of_them() -> list[tuple[Tab, Run] | BaseException]:
         return await asyncio.gather(*(one() for _ in range(count)), return_exceptions=True)
 
-    return asyncio.run(all_of_them())
+    return run_async(all_of_them())
 
 
 def test_tabs_spread_over_both_processes_and_each_stays_on_its_own(proxy: Proxy) -> None:
@@ -132,7 +133,7 @@ def test_a_student_who_reconnects_comes_back_to_the_same_process_and_finds_their
             finally:
                 await tab.close()
 
-    asyncio.run(visit())
+    run_async(visit())
 
 
 def test_a_new_seat_link_draws_a_new_process_for_a_student_stuck_on_a_full_one(proxy: Proxy) -> None:
@@ -159,32 +160,14 @@ def test_a_new_seat_link_draws_a_new_process_for_a_student_stuck_on_a_full_one(p
                 break
         assert moved.served_by != stuck
 
-    asyncio.run(visit())
-
-
-@contextlib.contextmanager
-def chromium() -> Iterator[object]:
-    """Debian's Chromium, as tests/test_browser.py launches it; skips (fails in CI) when it is missing."""
-    reason = _missing_browser()
-    if reason:
-        if os.environ.get("REQUIRE_BROWSER") == "1":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = launch_chromium(p)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    run_async(visit())
 
 
 @pytest.mark.browser
-def test_a_real_browser_through_the_proxy_draws_an_arabic_sentence(proxy: Proxy) -> None:
+def test_a_real_browser_through_the_proxy_draws_an_arabic_sentence(proxy: Proxy, browser: object) -> None:
     """Chromium through nginx: the page, its assets and Streamlit's websocket."""
-    with chromium() as browser:
-        page = browser.new_page(viewport={"width": 1400, "height": 2400})
+    with contextlib.closing(browser.new_context(viewport={"width": 1400, "height": 2400})) as context:
+        page = context.new_page()
         response = page.goto(f"{proxy.url}/similarity?{urlencode({'similarity_sentence': ARABIC})}")
         assert response.headers["x-served-by"] in proxy.upstreams
         wait_for_charts(page)
@@ -194,15 +177,15 @@ def test_a_real_browser_through_the_proxy_draws_an_arabic_sentence(proxy: Proxy)
 
 
 @pytest.mark.browser
-def test_a_downloaded_model_uploads_through_the_proxy(proxy: Proxy, tmp_path: Path) -> None:
+def test_a_downloaded_model_uploads_through_the_proxy(proxy: Proxy, browser: object, tmp_path: Path) -> None:
     """A model zip of 12 MB: over nginx's default body cap of 1 MB, under the app's 60 MB (client_max_body_size)."""
     model = tmp_path / "model.zip"
     with zipfile.ZipFile(model, "w") as archive:  # the shipped model's files, as "Download my model" packs them
         for name in ("model.safetensors", "config.json", "vocabulary.json", "tokenizer.json"):
             archive.write(ROOT / "attention_core" / "shipped" / "arabic" / name, f"my-attention-model/{name}")
     assert model.stat().st_size > 2**20
-    with chromium() as browser:
-        page = browser.new_page(viewport={"width": 1400, "height": 2400})
+    with contextlib.closing(browser.new_context(viewport={"width": 1400, "height": 2400})) as context:
+        page = context.new_page()
         page.goto(f"{proxy.url}/train")
         page.get_by_text("Load a model you downloaded earlier").click()
         uploader = page.get_by_test_id("stFileUploader").filter(has_text="Download my model")
@@ -228,6 +211,6 @@ def test_a_killed_app_process_is_restarted_and_teaches_again(proxy: Proxy) -> No
 
 
 def test_a_short_class_through_the_proxy_has_no_errors(proxy: Proxy) -> None:
-    result = asyncio.run(run_class(proxy.url, clients=4, duration=5, warmup=0, seed=5, timeout_s=30))
+    result = run_async(run_class(proxy.url, clients=4, duration=5, warmup=0, seed=5, timeout_s=30))
     assert result["errors"] == []
     assert result["actions"]["open"]["count"] == 4

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench.app_server import settle
 from ui.page_registry import PAGES as APP_PAGES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -159,20 +159,12 @@ def context_options(language: str) -> dict[str, Any]:
     return {"viewport": {"width": WIDTH, "height": 1000}, "locale": "ar-EG" if language == "ar" else "en-US"}
 
 
-def wait_for_page(page: Any, quiet_s: float = 2.5, timeout_s: float = 180) -> None:
-    """Until the page has drawn its title and then nothing new for `quiet_s` (elements arrive in bursts while a page
-    runs: Fill the blank's title came 3 s before its style and charts), and no element is stale."""
+def wait_for_page(page: Any, timeout_s: float = 180) -> None:
+    """Until the page has drawn its title and its script has finished, every chart drawn and nothing changing
+    (bench.app_server.settle: elements arrive in bursts while a page runs, Fill the blank's title came 3 s before its
+    style and charts)."""
     page.wait_for_selector("[data-testid='stMainBlockContainer'] h1, .js-plotly-plot", timeout=int(timeout_s * 1000))
-    count = "() => document.querySelectorAll('[data-testid=\"stElementContainer\"], .js-plotly-plot').length"
-    deadline, last, since = time.monotonic() + timeout_s, -1, time.monotonic()
-    while time.monotonic() < deadline:
-        now = page.evaluate(count)
-        stale = page.evaluate("() => document.querySelectorAll('[data-stale=\"true\"]').length")
-        if now != last or stale:
-            last, since = now, time.monotonic()
-        elif time.monotonic() - since >= quiet_s:
-            return
-        time.sleep(0.25)
+    settle(page, timeout_ms=int(timeout_s * 1000))
 
 
 def as_tall_as_the_page(page: Any) -> None:
@@ -182,8 +174,7 @@ def as_tall_as_the_page(page: Any) -> None:
           '[data-testid="stMain"], [data-testid="stAppScrollToBottomContainer"]')].map(e => e.scrollHeight))"""
     )
     page.set_viewport_size({"width": WIDTH, "height": min(int(height) + 200, MAX_HEIGHT)})
-    time.sleep(1.0)
-    page.wait_for_function("document.querySelectorAll('[data-stale=\"true\"]').length === 0", timeout=60_000)
+    settle(page)  # the page may run again for its new height
 
 
 def run_axe(page: Any) -> dict[str, Any]:
