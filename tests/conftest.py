@@ -1,5 +1,5 @@
 """What many test files share: the app under AppTest, its figures as the browser receives them, and sentences; the
-one app server and the one Chromium of a test run."""
+one app server and the one Chromium of a pytest process."""
 
 from __future__ import annotations
 
@@ -112,8 +112,9 @@ def type_sentence(at: AppTest, page: str, text: str) -> AppTest:
     return at.text_input(key=f"{page}_sentence").input(text).run()
 
 
-# --- The app's server and Chromium, one of each for the whole run (issue 36) ----------------------------------------
-# Every browser test shares them: a server started per module cost a start and a first page's model loading each time.
+# --- The app's server and Chromium, one of each per pytest process (issue 36) ---------------------------------------
+# Every browser test of the process shares them (under pytest-xdist each of the two workers has its own pair): a server
+# started per module cost a start and a first page's model loading each time.
 # A test therefore leaves no state behind that another could meet: a training run it started is stopped and seen to
 # end (the server runs at most two at once), and its own browser context is closed. A module that needs a server
 # configured otherwise (a second process on the same store, a Redis store, nginx in front of two processes, a limit
@@ -160,7 +161,7 @@ def class_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def server(class_folder: Path) -> Iterator[str]:
-    """The app's server for every browser test of the run. Skips, saying why, without Chromium or Playwright."""
+    """The app's server for every browser test of the process. Skips, saying why, without Chromium or Playwright."""
     reason = missing_browser()
     if reason:
         skip_or_fail(reason)
@@ -169,7 +170,7 @@ def server(class_folder: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium, headless, for the whole run; each test opens its own context or page and closes it."""
+    """Debian's Chromium, headless, for the whole process; each test opens its own context or page and closes it."""
     reason = missing_browser()
     if reason:
         skip_or_fail(reason)
