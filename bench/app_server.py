@@ -138,6 +138,17 @@ def settle(page: object, quiet_ms: int = QUIET_MS, timeout_ms: int = 90_000) -> 
     page.wait_for_function(SETTLED_JS, arg=quiet_ms, timeout=timeout_ms, polling=100)
 
 
+# Streamlit scrolls inside its main area, so a page's height is that area's, not the window's.
+PAGE_HEIGHT_JS = """() => Math.max(document.documentElement.scrollHeight, ...[...document.querySelectorAll(
+  '[data-testid="stMain"], [data-testid="stAppScrollToBottomContainer"]')].map(e => e.scrollHeight))"""
+MAX_HEIGHT = 16_000  # px: Chromium draws taller windows, but a screenshot past this is rarely useful and slow
+
+
+def page_height(page: object) -> int:
+    """The height in px the whole page takes (PAGE_HEIGHT_JS), for a window made as tall as it."""
+    return int(page.evaluate(PAGE_HEIGHT_JS))
+
+
 def cold_starts(port: int, runs: int) -> Iterator[tuple[object, float, float]]:
     """Chromium is launched first (a user's browser is already up); then, per run, a fresh `streamlit run` on
     port. Yields (browser, perf_counter at the server's start, seconds until it answered its health check); the

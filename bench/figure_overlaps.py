@@ -172,27 +172,30 @@ WALKS = (
 )
 
 
+PRESENTATION_SWITCH = {"en": "Presentation mode", "ar": "وضع العرض"}  # the sidebar's switch, as each language names it
+
+
+def size_context(browser: object, size: Size) -> object:
+    """A browser context with `size`'s window; a phone's with its touch, mobile layout and 3× pixels."""
+    phone = {"device_scale_factor": 3, "is_mobile": True, "has_touch": True} if size.phone else {}
+    return browser.new_context(viewport={"width": size.width, "height": size.height}, **phone)
+
+
+def switch_presentation_on(page: object, language: str) -> None:
+    """Presentation mode switched on in the sidebar, as a teacher does on the projector."""
+    page.locator("[data-testid=stSidebar]").get_by_text(PRESENTATION_SWITCH[language]).click()
+    settle(page)
+
+
 def open_page(browser: object, base: str, walk: Walk, size: Size, language: str) -> object:
     """A page of `walk` at `size` in `language`, its charts drawn (presentation mode switched on in the sidebar
     first, where the size asks for it)."""
-    if size.phone:
-        context = browser.new_context(
-            viewport={"width": size.width, "height": size.height},
-            device_scale_factor=3,
-            is_mobile=True,
-            has_touch=True,
-        )
-    else:
-        context = browser.new_context(viewport={"width": size.width, "height": size.height})
-    page = context.new_page()
+    page = size_context(browser, size).new_page()
     query = walk.query | ({"lang": "ar"} if language == "ar" else {})
     page.goto(f"{base}/{walk.path}?{urllib.parse.urlencode(query)}")
     wait_for_charts(page, walk, language)
     if size.presentation:
-        page.locator("[data-testid=stSidebar]").get_by_text(
-            "Presentation mode" if language == "en" else "وضع العرض"
-        ).click()
-        settle(page)
+        switch_presentation_on(page, language)
     if walk.reveal:
         page.locator(f".st-key-{walk.path}_quiz_pick input").click()  # a guess first: the first word offered
         page.keyboard.press("ArrowDown")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.app_server import settle
+from bench.app_server import MAX_HEIGHT, page_height, settle
 from ui.page_registry import PAGES as APP_PAGES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,7 +28,6 @@ PAGES = tuple(page.url_path for page in APP_PAGES)  # every page of the menu (ui
 WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 SERIOUS = ("serious", "critical")
 WIDTH = 1400
-MAX_HEIGHT = 16_000  # Chromium draws taller windows, but a screenshot past this is rarely useful and slow
 
 # The contrast of every caption, from computed styles: the text colour with its own alpha and every ancestor's
 # opacity, over the first opaque background up the tree (white when none is set).
@@ -169,11 +168,7 @@ def wait_for_page(page: Any, timeout_s: float = 180) -> None:
 
 def as_tall_as_the_page(page: Any) -> None:
     """The window grown to the height of Streamlit's scrolling area, so that axe sees the whole page."""
-    height = page.evaluate(
-        """() => Math.max(document.documentElement.scrollHeight, ...[...document.querySelectorAll(
-          '[data-testid="stMain"], [data-testid="stAppScrollToBottomContainer"]')].map(e => e.scrollHeight))"""
-    )
-    page.set_viewport_size({"width": WIDTH, "height": min(int(height) + 200, MAX_HEIGHT)})
+    page.set_viewport_size({"width": WIDTH, "height": min(page_height(page) + 200, MAX_HEIGHT)})
     settle(page)  # the page may run again for its new height
 
 

@@ -19,35 +19,38 @@ import sys
 import urllib.parse
 from pathlib import Path
 
-from bench.app_server import free_port, launch_chromium, settle, start_server, stop_server, wait_until_healthy
-from bench.figure_overlaps import SIZES, Size
+from bench.app_server import (
+    MAX_HEIGHT,
+    free_port,
+    launch_chromium,
+    page_height,
+    settle,
+    start_server,
+    stop_server,
+    wait_until_healthy,
+)
+from bench.figure_overlaps import SIZES, Size, size_context, switch_presentation_on
 from ui.page_registry import PAGES
 
 LANGUAGES = ("en", "ar")
-PRESENTATION = {"en": "Presentation mode", "ar": "وضع العرض"}
-MAX_HEIGHT = 16_000  # px: Chromium draws taller windows, but slowly
-PAGE_HEIGHT_JS = """() => Math.max(document.documentElement.scrollHeight, ...[...document.querySelectorAll(
-  '[data-testid="stMain"], [data-testid="stAppScrollToBottomContainer"]')].map(e => e.scrollHeight))"""
 
 
 def shoot_page(browser: object, base: str, path: str, size: Size, language: str, out: Path) -> None:
     """One page at one size in one language: its screenshot and its visible text."""
-    extra = {"device_scale_factor": 3, "is_mobile": True, "has_touch": True} if size.phone else {}
-    context = browser.new_context(viewport={"width": size.width, "height": size.height}, **extra)
+    context = size_context(browser, size)
     page = context.new_page()
     query = urllib.parse.urlencode({"lang": "ar"} if language == "ar" else {})
     page.goto(f"{base}/{path}" + (f"?{query}" if query else ""))
     page.wait_for_selector("[data-testid=stSidebar]", state="attached", timeout=120_000)
     settle(page)
     if size.presentation:
-        page.locator("[data-testid=stSidebar]").get_by_text(PRESENTATION[language]).click()
-        settle(page)
+        switch_presentation_on(page, language)
     # The whole page, not the window: Streamlit scrolls inside its main area, so the window is made as tall as it.
     # A taller window can lay the page out again (charts fitted to it, a phone's first picture replaced), so the
     # height is measured again until it holds.
     height = 0
     for _ in range(4):
-        measured = min(int(page.evaluate(PAGE_HEIGHT_JS)) + 100, MAX_HEIGHT)
+        measured = min(page_height(page) + 100, MAX_HEIGHT)
         if measured == height:
             break
         height = measured
