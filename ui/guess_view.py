@@ -29,8 +29,9 @@ from ui.linked_options import follow_link, translated_options
 from ui.links import link_to_this_view
 from ui.live_class.session import quiz_link
 from ui.live_class.teacher import live_class_panel, start_live_class
-from ui.progressive import first_heatmap_drawn, phone_browser, preload_charts, when_drawn
+from ui.progressive import first_heatmap_drawn, preload_charts, when_drawn
 from ui.reveal import quiz_asked
+from ui.screen import phone_browser
 from ui.show import chart, plain
 from ui.tokens import place_names
 

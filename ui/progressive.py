@@ -16,6 +16,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.screen import phone_browser
+
 # Plotly's chunk, as the frontend names it: importing the same file makes the frontend's own import find it loaded.
 _PLOTLY_CHUNK = next((p.name for p in (Path(st.__file__).parent / "static/static/js").glob("PlotlyChart.*.js")), "")
 _PRELOAD_JS = r"""
@@ -89,13 +91,6 @@ def when_drawn(key: str, chart: str, flag: str, *, exact: bool = False) -> None:
     _when_drawn(
         key=key, data={"chart": chart, "exact": exact}, on_drawn_change=lambda: st.session_state.update({flag: True})
     )
-
-
-def phone_browser() -> bool:
-    """Whether the browser is a phone's (its User-Agent names "Mobile", as phones' browsers do): what depends on the
-    device, such as painting a first heatmap as a picture while Plotly's code loads. What depends on the window's
-    width (a figure's layout) reads current_screen().phone instead: a narrow desktop window is no slow phone."""
-    return "Mobile" in (st.context.headers.get("User-Agent", "") if st.context.headers else "")
 
 
 def _first_heatmap_drawn(page: str) -> str:

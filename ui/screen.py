@@ -40,10 +40,16 @@ export default function(component) {
 _component = st.components.v2.component("attention_screen_size", js=_JS)
 
 
+def phone_browser() -> bool:
+    """Whether the browser is a phone's (its User-Agent names "Mobile", as phones' browsers do): what depends on the
+    device, such as painting a first heatmap as a picture while Plotly's code loads. What depends on the window's
+    width (a figure's layout) reads current_screen().phone instead: a narrow desktop window is no slow phone."""
+    return "Mobile" in (st.context.headers.get("User-Agent", "") if st.context.headers else "")
+
+
 def guessed_size() -> tuple[float, float]:
     """The window a browser probably has, from its User-Agent: a phone's says "Mobile"."""
-    agent = st.context.headers.get("User-Agent", "") if st.context.headers else ""
-    return PHONE_GUESS if "Mobile" in agent else DESKTOP_GUESS
+    return PHONE_GUESS if phone_browser() else DESKTOP_GUESS
 
 
 def _reported() -> None:
