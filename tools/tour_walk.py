@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bench.app_server import settle
 from ui.tour.guide import STEPS
 
 SENTENCES = {"en": "the dog chased the cat in the garden", "ar": "ذهب الطالب إلى المدرسة في الصباح"}
@@ -53,15 +54,16 @@ def _close_sidebar_on_a_phone(page: Any) -> None:
 
 
 def _pick(page: Any, key: str, option: str) -> None:
-    """A select box's (or a multiselect's) option, picked by clicks as a phone user picks it."""
+    """A select box's (or a multiselect's) option, picked by its name once its list is open: a phone opens the list
+    with a tap (a touch screen's click does not), a desktop with the down arrow on the focused box (a mouse click on
+    the box's text field does not open it either: Streamlit's combobox opens on its arrow, a key or typing)."""
     box = page.locator(f".st-key-{key} [role='combobox'], .st-key-{key} input").first
-    box.click()
-    option_shown = page.get_by_role("option", name=option, exact=True).first
-    try:
-        option_shown.click(timeout=5_000)
-    except Exception:  # a phone's list did not open on the tap: typed, as its search box allows
-        box.fill(option)
-        box.press("Enter")
+    if page.viewport_size["width"] < 640:
+        box.tap()
+    else:
+        box.focus()
+        box.press("ArrowDown")
+    page.get_by_role("option", name=option, exact=True).first.click()
 
 
 def _slide(page: Any, key: str, presses: int) -> None:
@@ -94,48 +96,59 @@ ACTIONS: dict[str, Callable[[Any, str], None]] = {  # (the page, its language)
 }
 
 
-def _settled(page: Any, timeout_s: float = 120) -> None:
-    """Until the app has finished its run (Streamlit's "Running…" widget gone)."""
-    page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=int(timeout_s * 1000))
+# Set when the focus lands in the tour's card (CARD_FOCUSED_JS, in every document of the page); cleared before each
+# action.
+CARD_FOCUSED_JS = """document.addEventListener('focusin', (event) => {
+  if (event.target.closest && event.target.closest('.st-key-tour_card')) window.__cardFocused = true;
+});"""
 
 
-def _step_shown(page: Any, number: int | str, timeout_s: float = 180) -> None:
-    """Until the URL names `number`, the card says it (its progress, or the end's card) and the run is over."""
+def _step_shown(page: Any, number: int | str, timeout_s: float = 180) -> float:
+    """Until the URL names `number`, the card says it (its progress, or the end's card), the page has settled and
+    the card has the focus; returns the time.monotonic() at which the card said it."""
     said = "" if number == "done" else f" {number} "
     page.wait_for_function(
         f"new URLSearchParams(location.search).get('tour') === '{number}' && "
         f"(document.querySelector('.st-key-tour_card')?.innerText || '').includes('{said}')",
         timeout=int(timeout_s * 1000),
     )
-    _settled(page, timeout_s)
+    shown = time.monotonic()
+    # Settled (bench.app_server.settle: the run over, nothing stale, the page quiet) and the card focused since the
+    # action (it takes the focus from a component of its own, ui/accessibility.focus_here, a moment after the run):
+    # an action begun before then loses its control's focus, or a select box its open list, to that focus.
+    settle(page, timeout_ms=int(timeout_s * 1000))
+    page.wait_for_function("window.__cardFocused === true", timeout=int(timeout_s * 1000))
+    return shown
 
 
 def walk_tour(browser: Any, base: str, *, phone: bool = False, lang: str = "en") -> list[StepWalked]:
     """Start the tour from the home page and do each step's action; raises if a step does not open the next."""
     context = browser.new_context(**(PHONE if phone else DESKTOP), locale="ar-EG" if lang == "ar" else "en-US")
+    context.add_init_script(CARD_FOCUSED_JS)
     page = context.new_page()
     walked: list[StepWalked] = []
     try:
         page.goto(f"{base}/" + ("?lang=ar" if lang == "ar" else ""))
         start = page.locator(".st-key-idea_tour button:visible").first
         start.wait_for(timeout=120_000)
-        _settled(page)
+        settle(page)
         start.click()
         _step_shown(page, 1)
         for number, step in enumerate(STEPS, 1):
             page.locator(".st-key-tour_skip button:visible").first.wait_for(timeout=60_000)  # the card is whole
             words = len(page.locator(".st-key-tour_card").inner_text().split())
             started, following, tries = time.monotonic(), number + 1 if number < len(STEPS) else "done", 1
+            page.evaluate("window.__cardFocused = false")
             ACTIONS[step.name](page, lang)
             try:
-                _step_shown(page, following, timeout_s=60)
+                shown = _step_shown(page, following, timeout_s=60)
             except (
                 Exception
             ):  # the action was lost (a click while the page was still busy): done again, as a user would
                 tries += 1
                 ACTIONS[step.name](page, lang)
-                _step_shown(page, following)
-            walked.append(StepWalked(step.name, time.monotonic() - started, words, tries))
+                shown = _step_shown(page, following)
+            walked.append(StepWalked(step.name, shown - started, words, tries))
     except Exception as error:
         print("error:", str(error)[:400])
         page.screenshot(path="/tmp/tour_stuck.png")
