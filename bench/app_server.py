@@ -30,6 +30,10 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
     "--disable-dev-shm-usage",
+    # One renderer process per site within a context: a page opened beside one of the app's already open shares
+    # its process and the JavaScript compiled there (bench/warm_browser.py keeps one open in idle contexts). Pages of
+    # different contexts (different users) never share a process.
+    "--process-per-site",
 ]
 
 _CHILDREN: list[subprocess.Popen] = []
@@ -136,6 +140,22 @@ def settle(page: object, quiet_ms: int = QUIET_MS, timeout_ms: int = 90_000) -> 
     never stays quiet."""
     page.evaluate(QUIET_START_JS)
     page.wait_for_function(SETTLED_JS, arg=quiet_ms, timeout=timeout_ms, polling=100)
+
+
+# From now on, window.__runs counts the page's finished script runs (Streamlit's data-test-script-state back to
+# notRunning), a fragment's too: for a page that redraws every second (a training run's, a live class's), which never
+# stays quiet long enough for settle, and for a run that something other than a click starts (a resize).
+COUNT_RUNS = """() => { const app = document.querySelector('[data-testid=stApp]'); window.__runs = 0;
+    new MutationObserver(() => { if (app.dataset.testScriptState === 'notRunning') window.__runs += 1; })
+      .observe(app, {attributes: true, attributeFilter: ['data-test-script-state']}); }"""
+
+
+def redrawn(*pages: object, runs: int = 2) -> None:
+    """Until each page has finished `runs` more script runs: what the server held when this was called is drawn."""
+    for page in pages:
+        page.evaluate(COUNT_RUNS)
+    for page in pages:
+        page.wait_for_function(f"() => window.__runs >= {runs}", timeout=30_000)
 
 
 # Streamlit scrolls inside its main area, so a page's height is that area's, not the window's.

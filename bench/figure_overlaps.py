@@ -7,7 +7,8 @@ projector in presentation mode and a 1400 × 900 desktop, in English and Arabic.
 Each text is the rectangle Chromium lays it out in (its SVG bounding box) turned as the text is turned (a column
 label at −60° is a slanted rectangle, not the larger upright box around it), and two texts overlap when their
 rectangles share more than half a pixel each way (a separating-axis test). tests/test_browser_fit.py asserts that
-every count is 0.
+every count is 0. The projector is the desktop's page, measured, then resized and switched to presentation mode (as
+a teacher's laptop plugged into one): one page load for both (walk_sizes).
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import urllib.parse
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.app_server import launch_chromium, settle, start_server, stop_server, wait_until_healthy
+from bench.app_server import COUNT_RUNS, launch_chromium, settle, start_server, stop_server, wait_until_healthy
+from bench.warm_browser import WarmBrowser
 
 # Every text of every Plotly chart on the page, as a rotated rectangle (its four corners on screen), by kind:
 # "label" (tick labels, panel titles, the figure's title: none may touch another) and "number" (cell numbers: none
@@ -208,6 +211,43 @@ def open_page(browser: object, base: str, walk: Walk, size: Size, language: str)
     return page
 
 
+def resize_page(page: object, size: Size, language: str) -> None:
+    """The page's window made `size` (from another size of the same kind: a desktop's window turned into a
+    projector's, as a teacher's laptop plugged into one), the app's rerun for it awaited (the width moved by more
+    than a twentieth: ui/screen.py reports it, and the run that follows lays the figures out again), presentation
+    mode switched on where the size asks for it."""
+    page.evaluate(COUNT_RUNS)
+    page.set_viewport_size({"width": size.width, "height": size.height})
+    page.wait_for_function("() => window.__runs >= 1", timeout=90_000)
+    settle(page)
+    if size.presentation:
+        switch_presentation_on(page, language)
+
+
+def size_runs(sizes: tuple[Size, ...]) -> list[tuple[Size, ...]]:
+    """The sizes in the page loads that show them: a phone's page of its own (a touch screen, three pixels to the
+    point: another browser context), the projector on the desktop's page once it is measured (one load, not two)."""
+    phones = [(size,) for size in sizes if size.phone]
+    wide = tuple(sorted((size for size in sizes if not size.phone), key=lambda size: size.presentation))
+    return phones + ([wide] if wide else [])
+
+
+def walk_sizes(
+    browser: object, base: str, walk: Walk, sizes: tuple[Size, ...], language: str
+) -> Iterator[tuple[Size, object]]:
+    """(size, its page with the walk's charts drawn) for each of `sizes`, in the page loads size_runs makes;
+    each page is closed once its last size is measured."""
+    for run in size_runs(sizes):
+        page = open_page(browser, base, walk, run[0], language)
+        try:
+            for k, size in enumerate(run):
+                if k:
+                    resize_page(page, size, language)
+                yield size, page
+        finally:
+            close_page(page, walk)
+
+
 def wait_for_charts(page: object, walk: Walk, language: str = "en") -> None:
     selector = "[data-testid=stButton]" if walk.reveal or walk.start else ".js-plotly-plot"
     page.wait_for_selector(selector, timeout=120_000)
@@ -245,13 +285,13 @@ def problems(charts: list[dict[str, object]], kind: str) -> list[str]:
 
 
 def close_page(page: object, walk: Walk) -> None:
-    """Close the page's browser context; a training run started for it is stopped first and seen to end (Start is
-    enabled again): the server runs two at a time, and a run outlives its tab."""
+    """Close the page (its context is handed back by WarmBrowser.release); a training run started for it is stopped
+    first and seen to end (Start is enabled again): the server runs two at a time, and a run outlives its tab."""
     if walk.start:
         with contextlib.suppress(Exception):
             page.locator(".st-key-train_stop button").first.click(timeout=10_000)
             page.locator(".st-key-train_start button:enabled").first.wait_for(state="attached", timeout=150_000)
-    page.context.close()
+    page.close()
 
 
 def main() -> int:
@@ -274,13 +314,12 @@ def main() -> int:
     totals = {"unlabelled": 0, "off": 0, "unwritten": 0}
     try:
         with sync_playwright() as p:
-            browser = launch_chromium(p)
+            browser = WarmBrowser(launch_chromium(p))
             for walk in WALKS:
                 if args.only and args.only not in walk.name:
                     continue
-                for size in SIZES:
-                    for language in ("en", "ar"):
-                        page = open_page(browser, base, walk, size, language)
+                for language in ("en", "ar"):
+                    for size, page in walk_sizes(browser, base, walk, SIZES, language):
                         charts = overlaps(page)
                         count = sum(len(chart["pairs"]) for chart in charts)
                         total += count
@@ -304,7 +343,7 @@ def main() -> int:
                             for k, chart in enumerate(page.locator(".js-plotly-plot").all()[:4]):
                                 with contextlib.suppress(PlaywrightError):  # a live chart may be redrawn meanwhile
                                     chart.screenshot(path=str(out / f"{slug}-{size.name}-{language}-{k}.png"))
-                        close_page(page, walk)
+                    browser.release()
             browser.close()
     finally:
         if server is not None:

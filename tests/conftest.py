@@ -22,6 +22,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention_core.figures.heatmaps import UNKNOWN_MARK
 from bench.app_server import free_port, launch_chromium, start_server, stop_server, wait_until_healthy
+from bench.warm_browser import WarmBrowser
 
 APP = str(Path(__file__).parents[1] / "app.py")
 T = TypeVar("T")
@@ -169,17 +170,27 @@ def server(class_folder: Path) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """Debian's Chromium, headless, for the whole process; each test opens its own context or page and closes it."""
+def browser() -> Iterator[WarmBrowser]:
+    """Debian's Chromium, headless, for the whole process, its contexts reused (bench/warm_browser.py): each test
+    opens its own context or page as Playwright's Browser does, and is handed an emptied one of an earlier test
+    (no cookie, no storage: a new visitor's) with the app's JavaScript already in its cache."""
     reason = missing_browser()
     if reason:
         skip_or_fail(reason)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        chromium = launch_chromium(p)
-        yield chromium
-        chromium.close()
+        warm = WarmBrowser(launch_chromium(p))
+        yield warm
+        warm.close()
+
+
+@pytest.fixture(autouse=True)
+def contexts_handed_back(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a browser test (its own fixtures' ends included), every context it opened is emptied and handed back."""
+    yield
+    if "browser" in request.fixturenames:
+        request.getfixturevalue("browser").release()
 
 
 @pytest.fixture(autouse=True)

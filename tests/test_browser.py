@@ -68,21 +68,9 @@ def stop_run(page: object) -> None:
 
 
 # Streamlit marks its app element with the state of the script's run (data-test-script-state). IDLE: no run going,
-# nothing stale. COUNT_RUNS: from now on, window.__runs counts the page's finished runs, a fragment's too (a page that
-# redraws every second, a training run's or a live class's, never stays quiet long enough for settle).
+# nothing stale. (bench.app_server.redrawn counts a page's finished runs, for a page redrawn every second.)
 IDLE = """() => document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'
     && !document.querySelector('[data-stale=true]')"""
-COUNT_RUNS = """() => { const app = document.querySelector('[data-testid=stApp]'); window.__runs = 0;
-    new MutationObserver(() => { if (app.dataset.testScriptState === 'notRunning') window.__runs += 1; })
-      .observe(app, {attributes: true, attributeFilter: ['data-test-script-state']}); }"""
-
-
-def redrawn(*pages: object, runs: int = 2) -> None:
-    """Until each page has finished `runs` more script runs: what the server held when this was called is drawn."""
-    for page in pages:
-        page.evaluate(COUNT_RUNS)
-    for page in pages:
-        page.wait_for_function(f"() => window.__runs >= {runs}", timeout=30_000)
 
 
 def wait_for_charts(page: object) -> None:
@@ -466,7 +454,7 @@ def test_ten_sessions_at_once_keep_their_own_state(server: str, browser: object)
         # sharing the 2 cores (a CI run at load 5).
         page.get_by_text("Replay: how the attention emerged").wait_for(timeout=150_000)
     for page in [*(p for _, _, p in explorers), *trainers]:
-        page.context.close()
+        page.close()
 
 
 # (word, x on screen) of every word of the text nodes that hold `needle`, bidi marks left out: words in reading

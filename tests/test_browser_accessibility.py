@@ -16,7 +16,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.test_browser import redrawn, screenshot, start_pasted_run, stop_run, wait_for_rerun
+from bench.app_server import redrawn
+from tests.test_browser import screenshot, start_pasted_run, stop_run, wait_for_rerun
 from tests.test_live_training import LINES as ANIMAL_LINES
 from tools.accessibility_audit import (
     CAPTION_CONTRAST_JS,

@@ -3,7 +3,8 @@ no tick label, panel title or cell number overlaps another or runs off its chart
 and the logit lens writes every cell (in presentation mode too, with a dark cell and the hidden word's column), on a
 390 × 844 phone, a 1280 × 720 projector in presentation mode and a 1400 × 900 desktop, in English and in Arabic. The
 boxes are Chromium's own (SVG bounding boxes, turned as the text is turned), counted by bench/figure_overlaps.py,
-which prints the same counts. One page load per page, size and language checks all of its charts.
+which prints the same counts. One page load per page, language and kind of screen checks all of its charts: a
+phone's, and a desktop's turned into a projector's (resized, presentation mode switched on).
 
 Uses the run's server and browser (tests/conftest.py; skipped, or failed under REQUIRE_BROWSER=1, without Chromium).
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.figure_overlaps import SIZES, WALKS, Size, Walk, close_page, open_page, overlaps, problems
+from bench.figure_overlaps import SIZES, WALKS, Size, Walk, overlaps, problems, walk_sizes
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -34,12 +35,12 @@ def _known(fault: str, size: Size, known: dict[str, tuple[str, ...]]) -> bool:
     return size.name in known.get(fault.split(" ")[0], ())
 
 
-def _faults(browser: object, server: str, walk: Walk, size: Size) -> dict[str, list[object]]:
-    """{"en: overlaps": …, "ar: unlabelled": …} for the walk's page in both languages; empty when all is well."""
+def _faults(browser: object, server: str, walk: Walk, sizes: tuple[Size, ...]) -> dict[str, list[object]]:
+    """{"en desktop: overlaps": …, "ar phone: unlabelled": …} for the walk's page at each size in both languages;
+    empty when all is well."""
     found: dict[str, list[object]] = {}
     for language in ("en", "ar"):
-        page = open_page(browser, server, walk, size, language)
-        try:
+        for size, page in walk_sizes(browser, server, walk, sizes, language):
             charts = overlaps(page)
             assert charts, f"{walk.name}: no chart drawn"
             pairs = {
@@ -55,25 +56,22 @@ def _faults(browser: object, server: str, walk: Walk, size: Size) -> dict[str, l
                 "off": off,
                 "unwritten": problems(charts, "unwritten"),
             }
-            found |= {f"{language}: {name}": fault for name, fault in faults.items() if fault}
+            found |= {f"{language} {size.name}: {name}": fault for name, fault in faults.items() if fault}
             if walk.path == "fill_blank" and size.presentation and "knock" not in walk.name:
                 lens = next(chart for chart in charts if str(chart["key"]).endswith("_lens"))
                 assert lens["white"], "the walk's lens has a dark cell, written in white"
-        finally:
-            close_page(page, walk)
     return found
+
+
+PHONE, PROJECTOR, DESKTOP = SIZES
 
 
 @pytest.mark.parametrize("walk", WALKS, ids=[walk.name for walk in WALKS])
 def test_figures_fit_a_phone(server: str, browser: object, walk: Walk) -> None:
-    assert _faults(browser, server, walk, SIZES[0]) == {}
+    assert _faults(browser, server, walk, (PHONE,)) == {}
 
 
 @pytest.mark.parametrize("walk", WALKS, ids=[walk.name for walk in WALKS])
-def test_figures_fit_a_projector_in_presentation_mode(server: str, browser: object, walk: Walk) -> None:
-    assert _faults(browser, server, walk, SIZES[1]) == {}
-
-
-@pytest.mark.parametrize("walk", WALKS, ids=[walk.name for walk in WALKS])
-def test_figures_fit_a_desktop(server: str, browser: object, walk: Walk) -> None:
-    assert _faults(browser, server, walk, SIZES[2]) == {}
+def test_figures_fit_a_desktop_then_a_projector_in_presentation_mode(server: str, browser: object, walk: Walk) -> None:
+    """The desktop's page, then the same page turned into the projector's (bench.figure_overlaps.walk_sizes)."""
+    assert _faults(browser, server, walk, (DESKTOP, PROJECTOR)) == {}

@@ -19,10 +19,10 @@ from urllib.parse import urlencode
 
 import pytest
 
-from bench.app_server import settle
+from bench.app_server import redrawn, settle
 from classroom.rules import hash_key
 from tests.conftest import app_server
-from tests.test_browser import IDLE, OUTPUT, PRESENTATION_ON, goto, redrawn
+from tests.test_browser import IDLE, OUTPUT, PRESENTATION_ON, goto
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SENTENCE = "The animal didn't cross the street because it was too tired"

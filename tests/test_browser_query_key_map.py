@@ -54,7 +54,7 @@ def _measure(browser: object, url: str, viewport: dict[str, int], name: str, **c
     chart.hover(position={"x": 5, "y": 5})  # the toolbar shows; no point's hover box hides the labels
     measured = page.evaluate(_MEASURE)
     screenshot(page, name)
-    page.context.close()
+    page.close()
     return measured
 
 

@@ -88,7 +88,7 @@ def test_english_phrases_and_latin_names_keep_their_place_in_arabic_text(server:
     split = {name: b for name, b in zip(names, boxes, strict=True) if not b or len(lines_of(b)) != 1}
     assert split == {}, f"names not on one line: {split}"
     screenshot(page, "rtl-pairs-projector")
-    page.context.close()
+    page.close()
 
 
 def test_heads_are_named_in_arabic_on_the_map_and_in_the_picker(server: str, browser: object) -> None:
@@ -110,7 +110,7 @@ def test_heads_are_named_in_arabic_on_the_map_and_in_the_picker(server: str, bro
     picker = page.locator("[data-testid=stSelectbox]").filter(has_text="طبقات").first
     shown = picker.locator("input").input_value()
     assert re.fullmatch(r"ط\d+ ر\d+", shown), shown
-    page.context.close()
+    page.close()
 
 
 def test_a_radio_button_sits_on_the_first_line_of_its_label(server: str, browser: object) -> None:
@@ -131,7 +131,7 @@ def test_a_radio_button_sits_on_the_first_line_of_its_label(server: str, browser
     assert wrapped, "no radio label wraps here: the check would prove nothing"
     off = [o["label"] for o in options if not o["first"][0] <= o["centre"] <= o["first"][1]]
     assert off == [], f"radio buttons off their label's first line: {off}"
-    page.context.close()
+    page.close()
 
 
 CUT = """e => ({text: e.innerText, cut: e.scrollWidth > e.clientWidth + 1 || e.innerText.trim().endsWith('…')})"""
@@ -147,7 +147,7 @@ def test_a_control_keeps_its_whole_label_on_a_projector(server: str, browser: ob
     label = page.locator(f".st-key-{key} [data-testid=stMarkdownContainer]").first
     measured = label.evaluate(CUT)
     assert not measured["cut"], measured
-    page.context.close()
+    page.close()
 
 
 def test_the_typed_sentence_is_as_large_as_the_text_around_it_on_a_projector(server: str, browser: object) -> None:
@@ -160,7 +160,7 @@ def test_the_typed_sentence_is_as_large_as_the_text_around_it_on_a_projector(ser
     )
     typed, body = sizes
     assert typed >= body - 0.5, sizes
-    page.context.close()
+    page.close()
 
 
 def test_a_lesson_cards_sentence_lines_up_on_the_right_of_its_card(server: str, browser: object) -> None:
@@ -181,7 +181,7 @@ def test_a_lesson_cards_sentence_lines_up_on_the_right_of_its_card(server: str, 
     assert any(len(line["ends"]) > 1 for line in lines), "no sentence wraps here: the check would prove nothing"
     off = [(line["text"], line["ends"], line["card"]) for line in lines if min(line["ends"]) < max(line["ends"]) - 2]
     assert off == [], f"sentence lines not lined up on the right: {off}"
-    page.context.close()
+    page.close()
 
 
 def test_a_slider_fills_from_its_thumb_to_the_right_in_an_arabic_locale(server: str, browser: object) -> None:
@@ -206,7 +206,7 @@ def test_a_slider_fills_from_its_thumb_to_the_right_in_an_arabic_locale(server: 
     right_of_thumb = [x for x in red if x > thumb["x"] + thumb["width"] + 1]
     assert left_of_thumb == [], f"fill left of the thumb, from x = {min(left_of_thumb):.0f}"
     assert right_of_thumb and max(right_of_thumb) >= track["x"] + track["width"] - 3, (thumb, track)
-    page.context.close()
+    page.close()
 
 
 def test_training_fills_its_progress_bar_from_the_right_and_names_the_zip_cleanly(server: str, browser: object) -> None:

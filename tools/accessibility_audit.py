@@ -213,6 +213,7 @@ def app_and_browser(port: int | None, running: str = "") -> Iterator[tuple[str, 
     from playwright.sync_api import sync_playwright
 
     from bench.app_server import free_port, launch_chromium, start_server, stop_server, wait_until_healthy
+    from bench.warm_browser import WarmBrowser
 
     port = port or free_port()
     server = None if running else start_server(port)
@@ -220,7 +221,7 @@ def app_and_browser(port: int | None, running: str = "") -> Iterator[tuple[str, 
         if server is not None:
             wait_until_healthy(port, server)
         with sync_playwright() as p:
-            browser = launch_chromium(p)
+            browser = WarmBrowser(launch_chromium(p))  # contexts reused, emptied: the app's JavaScript stays cached
             yield running or f"http://127.0.0.1:{port}", browser
             browser.close()
     finally:

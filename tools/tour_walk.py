@@ -124,8 +124,8 @@ def _step_shown(page: Any, number: int | str, timeout_s: float = 180) -> float:
 def walk_tour(browser: Any, base: str, *, phone: bool = False, lang: str = "en") -> list[StepWalked]:
     """Start the tour from the home page and do each step's action; raises if a step does not open the next."""
     context = browser.new_context(**(PHONE if phone else DESKTOP), locale="ar-EG" if lang == "ar" else "en-US")
-    context.add_init_script(CARD_FOCUSED_JS)
     page = context.new_page()
+    page.add_init_script(CARD_FOCUSED_JS)
     walked: list[StepWalked] = []
     try:
         page.goto(f"{base}/" + ("?lang=ar" if lang == "ar" else ""))
