@@ -21,7 +21,7 @@ import torch
 from streamlit.testing.v1 import AppTest
 
 from attention_core.figures.heatmaps import UNKNOWN_MARK
-from bench.app_server import free_port, launch_chromium, start_server, stop_server, wait_until_healthy
+from bench.app_server import free_port, headless_shell, launch_chromium, start_server, stop_server, wait_until_healthy
 from bench.warm_browser import WarmBrowser
 
 APP = str(Path(__file__).parents[1] / "app.py")
@@ -171,7 +171,8 @@ def server(class_folder: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[WarmBrowser]:
-    """Debian's Chromium, headless, for the whole process, its contexts reused (bench/warm_browser.py): each test
+    """Debian's Chromium, headless (its headless shell where installed: bench.app_server.headless_shell), for the
+    whole process, its contexts reused (bench/warm_browser.py): each test
     opens its own context or page as Playwright's Browser does, and is handed an emptied one of an earlier test
     (no cookie, no storage: a new visitor's) with the app's JavaScript already in its cache."""
     reason = missing_browser()
@@ -180,7 +181,7 @@ def browser() -> Iterator[WarmBrowser]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        warm = WarmBrowser(launch_chromium(p))
+        warm = WarmBrowser(launch_chromium(p, headless_shell()))
         yield warm
         warm.close()
 
