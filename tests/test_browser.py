@@ -237,15 +237,31 @@ EVERY_PAGE = {
 }
 
 
+HOSTILE = ["<img src=x onerror=alert(1)>", "<script>alert(2)</script> <svg onload=alert(3)>"]
+
+
 @pytest.mark.parametrize("path", list(EVERY_PAGE))
-def test_every_sentence_page_in_arabic_with_w1_and_the_url(server: str, browser: object, path: str) -> None:
-    """Each page: type Arabic, find its words on the heatmap's ticks (right to left), switch W1 off where the page
-    has one, and find the state in the URL; a screenshot of each page goes to test-output/browser/."""
+def test_every_sentence_page_runs_no_typed_html_then_reads_arabic_with_w1_and_the_url(
+    server: str, browser: object, path: str
+) -> None:
+    """Each page (one load for both): typed HTML executes nothing; then type Arabic, find its words on the
+    heatmap's ticks (right to left), switch W1 off where the page has one, and find the state in the URL; a
+    screenshot of each page goes to test-output/browser/."""
     w1_label, words_on_rows = EVERY_PAGE[path]
     page = browser.new_page(viewport={"width": 1400, "height": 3200})
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     page.goto(f"{server}/{path}")
     wait_for_charts(page)
     box = page.get_by_label("Your sentence (any language; Arabic reads right to left)")
+    for text in HOSTILE:
+        box.fill(text)
+        box.press("Enter")
+        wait_for_rerun(page)  # Fill the blank draws no chart for English text (it has no English model)
+    settle(page)  # whatever the typed text could run has run
+    assert dialogs == []
+    assert page.locator("img[src='x'], svg[onload], script:text('alert')").count() == 0
+    assert page.locator("[data-testid='stException']").count() == 0
     box.fill(ARABIC)
     box.press("Enter")
     page.wait_for_function(
@@ -342,32 +358,21 @@ def test_training_live_then_using_my_model_on_another_page(server: str, browser:
     page.close()
 
 
-HOSTILE = ["<img src=x onerror=alert(1)>", "<script>alert(2)</script> <svg onload=alert(3)>"]
-
-
-@pytest.mark.parametrize("path", [*EVERY_PAGE, "train"])
-def test_typed_html_executes_nothing_on_any_page(server: str, browser: object, path: str) -> None:
+def test_typed_html_executes_nothing_on_the_train_page(server: str, browser: object) -> None:
+    """The Train page's text boxes: the probe sentence, and the text to train on (the sentence pages: above)."""
     page = browser.new_page(viewport={"width": 1400, "height": 2400})
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-    page.goto(f"{server}/{path}")
-    if path == "train":  # its text boxes: the probe sentence, and the text to train on
-        page.get_by_role("button", name="Start a new run").wait_for(timeout=60_000)
-        page.get_by_text("paste text", exact=True).click()
-        page.get_by_label("Your text, one sentence per line (any language)").fill("\n".join(HOSTILE * 3))
-        probe = page.get_by_label("Probe sentence", exact=False)
-        probe.fill(HOSTILE[0])
-        probe.press("Enter")
-        settle(page)
-        page.get_by_role("button", name="Start a new run").click()
-        page.get_by_text("at least 20").first.wait_for(timeout=30_000)  # six lines: refused, with a message
-    else:
-        wait_for_charts(page)
-        box = page.get_by_label("Your sentence (any language; Arabic reads right to left)")
-        for text in HOSTILE:
-            box.fill(text)
-            box.press("Enter")
-            wait_for_rerun(page)  # Fill the blank draws no chart for English text (it has no English model)
+    page.goto(f"{server}/train")
+    page.get_by_role("button", name="Start a new run").wait_for(timeout=60_000)
+    page.get_by_text("paste text", exact=True).click()
+    page.get_by_label("Your text, one sentence per line (any language)").fill("\n".join(HOSTILE * 3))
+    probe = page.get_by_label("Probe sentence", exact=False)
+    probe.fill(HOSTILE[0])
+    probe.press("Enter")
+    settle(page)
+    page.get_by_role("button", name="Start a new run").click()
+    page.get_by_text("at least 20").first.wait_for(timeout=30_000)  # six lines: refused, with a message
     settle(page)  # whatever the typed text could run has run
     assert dialogs == []
     assert page.locator("img[src='x'], svg[onload], script:text('alert')").count() == 0
