@@ -73,8 +73,10 @@ def written_head_name(name: str, translate: Translate) -> str:
     return head_name(int(layer) - 1, int(head) - 1, translate)
 
 
-def english_head_name(name: str, translate: Translate) -> str:
-    """A head's name as `translate`'s language writes it ("ط4 ر2") in English ("L4 H2"); any other text as it is."""
-    written = re.escape(translate(LAYER_HEAD_SHORT)).replace(r"\{layer\}", r"(\d+)").replace(r"\{head\}", r"(\d+)")
+def english_head_name(name: str, translate: Translate, template: str = LAYER_HEAD_SHORT) -> str:
+    """A head's name as `translate`'s language writes `template` ("ط4 ر2" for "L{layer} H{head}", «الرأس 2» for the
+    live class's "head {head}") in English ("L4 H2", "head 2"); any other text as it is."""
+    written = re.escape(translate(template))
+    written = re.sub(r"\\\{(layer|head)\\\}", lambda hole: f"(?P<{hole.group(1)}>\\d+)", written)
     found = re.fullmatch(written, name)
-    return LAYER_HEAD_SHORT.format(layer=found.group(1), head=found.group(2)) if found else name
+    return template.format(**found.groupdict()) if found else name

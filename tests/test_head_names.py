@@ -84,3 +84,14 @@ def test_one_spelling_of_a_heads_name_reads_back_in_both_languages() -> None:
     assert written_head_name("head 2", _arabic) == "head 2"  # not a head's short name: as it is
     with pytest.raises(ValueError, match="not a head"):
         parse_head("L3")
+
+
+def test_a_quiz_links_head_made_in_arabic_is_stored_in_english() -> None:
+    """A lesson plan's quiz link made in the Arabic interface names its head «ط4 ر2» or «الرأس 2»; the live class
+    stores it in English (ui/live_class/plan.english_head, through english_head_name's template)."""
+    from ui.live_class.plan import english_head
+    from ui.live_class.session import HEAD
+
+    assert english_head(head_name(3, 1, _arabic)) == "L4 H2"
+    assert english_head(_arabic(HEAD).format(head=2)) == HEAD.format(head=2) != _arabic(HEAD).format(head=2)
+    assert english_head("L4 H2") == "L4 H2" and english_head("the street") == "the street"

@@ -8,13 +8,13 @@ The plan lives in the teacher's session; its file holds quiz links and prompts, 
 
 from __future__ import annotations
 
-import re
+from functools import partial
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import streamlit as st
 
-from attention_core.head_names import LAYER_HEAD_SHORT
+from attention_core.head_names import LAYER_HEAD_SHORT, english_head_name
 from classroom.plan import from_json, quiz_link, to_json
 from classroom.question import Question
 from ui.bidi import isolate
@@ -142,12 +142,10 @@ def english_head(linked: str) -> str:
     «الرأس 2»), in English, as a stored question names it (session.shown_head shows it again); other text as
     it is."""
     for language in LANGUAGES:
-        for name in (LAYER_HEAD_SHORT, HEAD):
-            pattern = re.escape(in_language(language, name))
-            pattern = re.sub(r"\\\{(layer|head)\\\}", lambda m: f"(?P<{m.group(1)}>\\d+)", pattern)
-            found = re.fullmatch(pattern, linked.strip())
-            if found:
-                return name.format(**found.groupdict())
+        for template in (LAYER_HEAD_SHORT, HEAD):
+            english = english_head_name(linked.strip(), partial(in_language, language), template)
+            if english != linked.strip():
+                return english
     return linked
 
 
