@@ -36,8 +36,7 @@ class LentContext:
     def __init__(self, pool: WarmBrowser, key: str, context: Any, viewport: dict[str, int], keeper: Any) -> None:
         self._pool, self._key, self._context, self._viewport = pool, key, context, viewport
         self._keeper = keeper  # the page kept open between lendings (None until the first hand-back)
-        self._origins: list[str] = []
-        self.returned = False
+        self._origin: str | None = None  # the first site its pages opened: where the kept page goes
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._context, name)
@@ -57,15 +56,15 @@ class LentContext:
 
     def _note_origin(self, url: str) -> None:
         parts = urllib.parse.urlsplit(url)
-        if parts.scheme in ("http", "https") and not self._origins:
-            self._origins.append(f"{parts.scheme}://{parts.netloc}")
+        if parts.scheme in ("http", "https") and self._origin is None:
+            self._origin = f"{parts.scheme}://{parts.netloc}"
 
     def empty(self) -> bool:
         """Kept warm and emptied (see the module's docstring); False when the context was closed meanwhile."""
         try:
-            if (self._keeper is None or self._keeper.is_closed()) and self._origins:
+            if (self._keeper is None or self._keeper.is_closed()) and self._origin is not None:
                 self._keeper = self._context.new_page()  # opened first: the process lives on
-                self._keeper.goto(self._origins[0] + KEEPER_PATH)
+                self._keeper.goto(self._origin + KEEPER_PATH)
             for page in self.pages:
                 page.close()
             self._context.set_storage_state(EMPTY_STORAGE)
@@ -100,11 +99,9 @@ class WarmBrowser:
         return self.new_context(**options).new_page()
 
     def hand_back(self, lent: LentContext) -> None:
-        if lent.returned:
+        if lent not in self._lent:  # handed back already (closed by its test, then released)
             return
-        lent.returned = True
-        if lent in self._lent:
-            self._lent.remove(lent)
+        self._lent.remove(lent)
         idle = self._idle.setdefault(lent._key, [])
         if lent.empty() and len(idle) < self._keep:
             idle.append((lent._context, lent._keeper))

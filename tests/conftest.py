@@ -117,7 +117,8 @@ def type_sentence(at: AppTest, page: str, text: str) -> AppTest:
 # Every browser test of the process shares them (under pytest-xdist each of the two workers has its own pair): a server
 # started per module cost a start and a first page's model loading each time.
 # A test therefore leaves no state behind that another could meet: a training run it started is stopped and seen to
-# end (the server runs at most two at once), and its own browser context is closed. A module that needs a server
+# end (the server runs at most two at once), and the browser contexts it opened are handed back emptied (no cookie, no
+# storage) at its end. A module that needs a server
 # configured otherwise (a second process on the same store, a Redis store, nginx in front of two processes, a limit
 # of two seats) starts that one itself and says why.
 
@@ -172,9 +173,9 @@ def server(class_folder: Path) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[WarmBrowser]:
     """Debian's Chromium, headless (its headless shell where installed: bench.app_server.headless_shell), for the
-    whole process, its contexts reused (bench/warm_browser.py): each test
-    opens its own context or page as Playwright's Browser does, and is handed an emptied one of an earlier test
-    (no cookie, no storage: a new visitor's) with the app's JavaScript already in its cache."""
+    whole process, its contexts reused (bench/warm_browser.py): each test opens its own context or page as
+    Playwright's Browser does, and is handed an emptied one of an earlier test (no cookie, no storage: a new
+    visitor's) whose kept page has the app's JavaScript compiled already."""
     reason = missing_browser()
     if reason:
         skip_or_fail(reason)

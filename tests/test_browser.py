@@ -240,6 +240,22 @@ EVERY_PAGE = {
 HOSTILE = ["<img src=x onerror=alert(1)>", "<script>alert(2)</script> <svg onload=alert(3)>"]
 
 
+def dialogs_of(page: object) -> list[str]:
+    """The messages of every dialog (an alert) the page opens from now on, each dismissed."""
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    return dialogs
+
+
+def assert_typed_html_ran_nothing(page: object, dialogs: list[str]) -> None:
+    """Once the page has settled (whatever the typed text could run has run): no alert, no element of HOSTILE's in
+    the page, no traceback."""
+    settle(page)
+    assert dialogs == []
+    assert page.locator("img[src='x'], svg[onload], script:text('alert')").count() == 0
+    assert page.locator("[data-testid='stException']").count() == 0
+
+
 @pytest.mark.parametrize("path", list(EVERY_PAGE))
 def test_every_sentence_page_runs_no_typed_html_then_reads_arabic_with_w1_and_the_url(
     server: str, browser: object, path: str
@@ -249,8 +265,7 @@ def test_every_sentence_page_runs_no_typed_html_then_reads_arabic_with_w1_and_th
     screenshot of each page goes to test-output/browser/."""
     w1_label, words_on_rows = EVERY_PAGE[path]
     page = browser.new_page(viewport={"width": 1400, "height": 3200})
-    dialogs: list[str] = []
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    dialogs = dialogs_of(page)
     page.goto(f"{server}/{path}")
     wait_for_charts(page)
     box = page.get_by_label("Your sentence (any language; Arabic reads right to left)")
@@ -258,10 +273,7 @@ def test_every_sentence_page_runs_no_typed_html_then_reads_arabic_with_w1_and_th
         box.fill(text)
         box.press("Enter")
         wait_for_rerun(page)  # Fill the blank draws no chart for English text (it has no English model)
-    settle(page)  # whatever the typed text could run has run
-    assert dialogs == []
-    assert page.locator("img[src='x'], svg[onload], script:text('alert')").count() == 0
-    assert page.locator("[data-testid='stException']").count() == 0
+    assert_typed_html_ran_nothing(page, dialogs)
     box.fill(ARABIC)
     box.press("Enter")
     page.wait_for_function(
@@ -361,8 +373,7 @@ def test_training_live_then_using_my_model_on_another_page(server: str, browser:
 def test_typed_html_executes_nothing_on_the_train_page(server: str, browser: object) -> None:
     """The Train page's text boxes: the probe sentence, and the text to train on (the sentence pages: above)."""
     page = browser.new_page(viewport={"width": 1400, "height": 2400})
-    dialogs: list[str] = []
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    dialogs = dialogs_of(page)
     page.goto(f"{server}/train")
     page.get_by_role("button", name="Start a new run").wait_for(timeout=60_000)
     page.get_by_text("paste text", exact=True).click()
@@ -373,10 +384,7 @@ def test_typed_html_executes_nothing_on_the_train_page(server: str, browser: obj
     settle(page)
     page.get_by_role("button", name="Start a new run").click()
     page.get_by_text("at least 20").first.wait_for(timeout=30_000)  # six lines: refused, with a message
-    settle(page)  # whatever the typed text could run has run
-    assert dialogs == []
-    assert page.locator("img[src='x'], svg[onload], script:text('alert')").count() == 0
-    assert page.locator("[data-testid='stException']").count() == 0
+    assert_typed_html_ran_nothing(page, dialogs)
     page.close()
 
 

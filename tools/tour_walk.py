@@ -39,16 +39,21 @@ class StepWalked:
         return self.words / READING_WORDS_PER_MINUTE * 60
 
 
+def _on_a_phone(page: Any) -> bool:
+    """A phone's narrow window: its sidebar is closed, its select boxes open with a tap."""
+    return page.viewport_size["width"] < 640
+
+
 def _in_sidebar(page: Any, selector: str) -> Any:
     """A control in the sidebar: on a phone the sidebar is closed (off the screen), so it is opened first."""
-    if page.viewport_size["width"] < 640:
+    if _on_a_phone(page):
         page.locator("[data-testid='stExpandSidebarButton']").first.tap()
         page.wait_for_function(f"() => ({SIDEBAR_RIGHT})() >= 290", timeout=10_000)
     return page.locator(selector)
 
 
 def _close_sidebar_on_a_phone(page: Any) -> None:
-    if page.viewport_size["width"] < 640:
+    if _on_a_phone(page):
         page.locator("[data-testid='stSidebarCollapseButton'] button").first.tap()
         page.wait_for_function(f"() => ({SIDEBAR_RIGHT})() <= 0", timeout=10_000)
 
@@ -58,7 +63,7 @@ def _pick(page: Any, key: str, option: str) -> None:
     with a tap (a touch screen's click does not), a desktop with the down arrow on the focused box (a mouse click on
     the box's text field does not open it either: Streamlit's combobox opens on its arrow, a key or typing)."""
     box = page.locator(f".st-key-{key} [role='combobox'], .st-key-{key} input").first
-    if page.viewport_size["width"] < 640:
+    if _on_a_phone(page):
         box.tap()
     else:
         box.focus()
