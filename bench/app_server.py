@@ -20,6 +20,8 @@ import urllib.request
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
+from bench.script_runs import watch_runs
+
 ROOT = Path(__file__).resolve().parents[1]
 FLAGS = [
     "--no-sandbox",
@@ -150,20 +152,13 @@ def settle(page: object, quiet_ms: int = QUIET_MS, timeout_ms: int = 90_000) -> 
     page.wait_for_function(SETTLED_JS, arg=quiet_ms, timeout=timeout_ms, polling=100)
 
 
-# From now on, window.__runs counts the page's finished script runs (Streamlit's data-test-script-state back to
-# notRunning), a fragment's too: for a page that redraws every second (a training run's, a live class's), which never
-# stays quiet long enough for settle, and for a run that something other than a click starts (a resize).
-COUNT_RUNS = """() => { const app = document.querySelector('[data-testid=stApp]'); window.__runs = 0;
-    new MutationObserver(() => { if (app.dataset.testScriptState === 'notRunning') window.__runs += 1; })
-      .observe(app, {attributes: true, attributeFilter: ['data-test-script-state']}); }"""
-
-
 def redrawn(*pages: object, runs: int = 2) -> None:
-    """Until each page has finished `runs` more script runs: what the server held when this was called is drawn."""
-    for page in pages:
-        page.evaluate(COUNT_RUNS)
-    for page in pages:
-        page.wait_for_function(f"() => window.__runs >= {runs}", timeout=30_000)
+    """Until the app's server has finished `runs` more script runs for each page (its own or a fragment's, counted
+    from its messages: bench/script_runs.py): what the server held when this was called is drawn. For a page that
+    redraws every second (a training run's, a live class's), which never stays quiet long enough for settle."""
+    counted = [(counter, counter.finished) for counter in map(watch_runs, pages)]
+    for counter, before in counted:
+        counter.wait_for(before + runs, timeout_s=30)
 
 
 # Streamlit scrolls inside its main area, so a page's height is that area's, not the window's.

@@ -20,7 +20,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.app_server import COUNT_RUNS, launch_chromium, settle, start_server, stop_server, wait_until_healthy
+from bench.app_server import launch_chromium, settle, start_server, stop_server, wait_until_healthy
+from bench.script_runs import watch_runs
 from bench.warm_browser import WarmBrowser
 
 # Every text of every Plotly chart on the page, as a rotated rectangle (its four corners on screen), by kind:
@@ -194,6 +195,7 @@ def open_page(browser: object, base: str, walk: Walk, size: Size, language: str)
     """A page of `walk` at `size` in `language`, its charts drawn (presentation mode switched on in the sidebar
     first, where the size asks for it)."""
     page = size_context(browser, size).new_page()
+    watch_runs(page)  # before it connects: resize_page counts its runs
     query = walk.query | ({"lang": "ar"} if language == "ar" else {})
     page.goto(f"{base}/{walk.path}?{urllib.parse.urlencode(query)}")
     wait_for_charts(page, walk, language)
@@ -216,9 +218,10 @@ def resize_page(page: object, size: Size, language: str) -> None:
     projector's, as a teacher's laptop plugged into one), the app's rerun for it awaited (the width moved by more
     than a twentieth: ui/screen.py reports it, and the run that follows lays the figures out again), presentation
     mode switched on where the size asks for it."""
-    page.evaluate(COUNT_RUNS)
+    runs = watch_runs(page)
+    before = runs.finished
     page.set_viewport_size({"width": size.width, "height": size.height})
-    page.wait_for_function("() => window.__runs >= 1", timeout=90_000)
+    runs.wait_for(before + 1)
     settle(page)
     if size.presentation:
         switch_presentation_on(page, language)

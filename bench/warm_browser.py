@@ -24,6 +24,8 @@ import json
 import urllib.parse
 from typing import Any
 
+from bench.script_runs import watch_runs
+
 EMPTY_STORAGE: dict[str, list[Any]] = {"cookies": [], "origins": []}
 KEEPER_PATH = "/_stcore/health"  # the page kept open in an idle context: the app's smallest (the text "ok")
 DEFAULT_VIEWPORT = {"width": 1280, "height": 720}  # Playwright's, for a context opened without one
@@ -44,6 +46,7 @@ class LentContext:
     def new_page(self) -> Any:
         page = self._context.new_page()
         page.set_viewport_size(self._viewport)
+        watch_runs(page)  # from its creation: bench.app_server.redrawn counts its runs
         page.on("framenavigated", lambda frame: self._note_origin(frame.url))
         return page
 
