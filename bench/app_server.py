@@ -156,7 +156,7 @@ def redrawn(*pages: object, runs: int = 2) -> None:
     """Until the app's server has finished `runs` more script runs for each page (its own or a fragment's, counted
     from its messages: bench/script_runs.py): what the server held when this was called is drawn. For a page that
     redraws every second (a training run's, a live class's), which never stays quiet long enough for settle."""
-    counted = [(counter, counter.finished) for counter in map(watch_runs, pages)]
+    counted = [(counter, counter.now()) for counter in map(watch_runs, pages)]
     for counter, before in counted:
         counter.wait_for(before + runs, timeout_s=30)
 

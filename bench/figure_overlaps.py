@@ -219,7 +219,7 @@ def resize_page(page: object, size: Size, language: str) -> None:
     than a twentieth: ui/screen.py reports it, and the run that follows lays the figures out again), presentation
     mode switched on where the size asks for it."""
     runs = watch_runs(page)
-    before = runs.finished
+    before = runs.now()
     page.set_viewport_size({"width": size.width, "height": size.height})
     runs.wait_for(before + 1)
     settle(page)

@@ -11,7 +11,7 @@ Pages are watched from their creation (bench.warm_browser does it for every page
 websocket only when it opens.
 
     runs = watch_runs(page)            # before page.goto
-    before = runs.finished
+    before = runs.now()
     page.set_viewport_size(…)
     runs.wait_for(before + 1)          # the server has finished one more run for this page
 """
@@ -46,6 +46,7 @@ class ScriptRuns:
 
     def __init__(self, page: Any) -> None:
         self.finished = 0
+        self._page = page
         self._sockets: list[Any] = []
         page.on("websocket", self._opened)
 
@@ -56,6 +57,12 @@ class ScriptRuns:
     def _received(self, payload: str | bytes) -> None:
         if finished_run(payload):
             self.finished += 1
+
+    def now(self) -> int:
+        """The runs finished up to now: after a round trip to the page, so that a message the page has received
+        already (its run drawn) is counted, not taken for a later run."""
+        self._page.evaluate("() => 0")
+        return self.finished
 
     def wait_for(self, finished: int, timeout_s: float = 90.0) -> None:
         """Until `finished` runs are counted (Playwright's handlers count while it waits for the next frame)."""
