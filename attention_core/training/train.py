@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import NoReturn
 
 import torch
 import torch.distributed as dist
@@ -406,9 +407,8 @@ def _finish(
             if on_step is not None and result.history:
                 on_step(replace(result.history[-1], evaluation=final, progress=1.0))
     if world_size > 1:
-        # Rank 0 saves and evaluates first; the others wait here. The group is not destroyed: with gloo on CPU,
-        # destroy_process_group() aborted a rank at exit in about 1 run of 6 ("terminate called without an
-        # active exception"); leaving it to process exit gave 0 failures in 10.
+        # Rank 0 saves and evaluates first; the others wait here. The group stays open for the caller: the command
+        # closes it as the process ends (_end_process).
         dist.barrier()
 
 
@@ -499,5 +499,20 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _end_process(code: int) -> NoReturn:
+    """End the command with `code`. A torchrun worker ends without Python's interpreter shutdown: there torch's
+    threads (gloo's, autograd's for DDP's hooks) may still drop Python references while the interpreter is torn
+    down, and the process aborts ("terminate called without an active exception", pytorch/pytorch#190489) after its
+    work is done and saved: 4 of 21 two-process runs on a busy machine (docs/runs/ddp_exit.txt). Everything is
+    written and the ranks have met at the last barrier by then; the group is closed, the output flushed, and the
+    process leaves."""
+    if dist.is_initialized():
+        dist.destroy_process_group()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    _end_process(main())
