@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from attention_core.figures.screen import PHONE_PX
 from bench.app_server import settle
 from ui.tour.guide import STEPS
 
@@ -40,8 +41,9 @@ class StepWalked:
 
 
 def _on_a_phone(page: Any) -> bool:
-    """A phone's narrow window: its sidebar is closed, its select boxes open with a tap."""
-    return page.viewport_size["width"] < 640
+    """A phone's narrow window (the app's own measure of one): its sidebar is closed, its select boxes open with a
+    tap."""
+    return page.viewport_size["width"] < PHONE_PX
 
 
 def _in_sidebar(page: Any, selector: str) -> Any:
